@@ -1,0 +1,167 @@
+#include "cli/app.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/args.h"
+#include "cli/diagnostic.h"
+#include "cli/doc/help.h"
+#include "cli/exit_code.h"
+#include "cli/flags.h"
+#include "cli/suggest.h"
+#include "core/error.h"
+
+namespace jbx::cli {
+
+namespace {
+
+void write_stdout(const std::string& s) {
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  std::fflush(stdout);
+}
+
+std::vector<std::string_view> command_names() {
+  std::vector<std::string_view> names;
+  for (const CommandSpec& c : command_table()) names.push_back(c.name);
+  return names;
+}
+
+/// Long and short flag spellings valid for `cmd`, for suggestions.
+std::vector<std::string> flag_spellings(const CommandSpec& cmd) {
+  std::vector<std::string> out{"--help"};
+  for (const FlagSpec& f : flag_table()) {
+    if ((f.commands & cmd.bit) == 0) continue;
+    out.push_back(fmt::format("--{}", f.long_name));
+  }
+  return out;
+}
+
+int usage_error(const std::string& message) {
+  print_message("error", message);
+  return to_int(ExitCode::error);
+}
+
+/// Registers the table's flags for `cmd` on `sub`, storing into `args`.
+void register_flags(CLI::App& sub, const CommandSpec& cmd, Args& args,
+                    bool& help) {
+  sub.set_help_flag();
+  sub.add_flag("-h,--help", help);
+  sub.allow_extras();
+  for (const FlagSpec& f : flag_table()) {
+    if ((f.commands & cmd.bit) == 0) continue;
+    std::string names;
+    if (f.short_name != 0) names = fmt::format("-{},", f.short_name);
+    names += fmt::format("--{}", f.long_name);
+    const std::string key(f.long_name);
+    if (f.value_name.empty()) {
+      args.switches[key] = 0;
+      sub.add_flag(names, args.switches[key]);
+    } else {
+      CLI::Option* opt = sub.add_option(names, args.options[key]);
+      opt->expected(1);
+      opt->allow_extra_args(false);
+      opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      opt->type_name(std::string(f.value_name));
+      if (!f.choices.empty()) {
+        std::vector<std::string> choices(f.choices.begin(), f.choices.end());
+        opt->check(CLI::IsMember(choices));
+      }
+    }
+  }
+  sub.add_option("args", args.positionals)->expected(-1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A closed pipe is an EPIPE error from write(), handled by the sinks.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  if (argc < 2) {
+    write_stdout(render_help(nullptr));
+    return to_int(ExitCode::error);
+  }
+  const std::string first = argv[1];
+  if (first == "-h" || first == "--help") {
+    write_stdout(render_help(nullptr));
+    return to_int(ExitCode::ok);
+  }
+  if (first == "-V" || first == "--version") {
+    write_stdout(fmt::format("jbx {}\n", JBX_VERSION));
+    return to_int(ExitCode::ok);
+  }
+  if (first == "help") {
+    if (argc < 3) {
+      write_stdout(render_help(nullptr));
+      return to_int(ExitCode::ok);
+    }
+    const CommandSpec* c = find_command(argv[2]);
+    if (c == nullptr) {
+      const auto names = command_names();
+      return usage_error(fmt::format("unknown command '{}'{}", argv[2],
+                                     did_you_mean(argv[2], names)));
+    }
+    write_stdout(render_help(c));
+    return to_int(ExitCode::ok);
+  }
+  const CommandSpec* cmd = find_command(first);
+  if (cmd == nullptr) {
+    const auto names = command_names();
+    if (!first.empty() && first[0] == '-') {
+      return usage_error(fmt::format(
+          "unknown option '{}' (a command comes first: jbx COMMAND ...)",
+          first));
+    }
+    return usage_error(fmt::format("unknown command '{}'{}", first,
+                                   did_you_mean(first, names)));
+  }
+
+  Args args;
+  args.command = cmd;
+  bool help = false;
+  CLI::App app(std::string(cmd->summary), "jbx " + std::string(cmd->name));
+  register_flags(app, *cmd, args, help);
+  try {
+    // argv[1] is the subcommand; CLI11 parses what follows it.
+    std::vector<std::string> rest;
+    for (int i = argc - 1; i >= 2; --i) rest.emplace_back(argv[i]);
+    app.parse(rest);
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    return usage_error(fmt::format("jbx {}: {}", cmd->name, msg));
+  }
+  if (help) {
+    write_stdout(render_help(cmd));
+    return to_int(ExitCode::ok);
+  }
+  for (const std::string& extra : app.remaining()) {
+    if (extra.size() > 1 && extra[0] == '-') {
+      const auto spellings = flag_spellings(*cmd);
+      std::vector<std::string_view> views(spellings.begin(), spellings.end());
+      std::string word = extra.substr(0, extra.find('='));
+      return usage_error(fmt::format("unknown option '{}' for 'jbx {}'{}", word,
+                                     cmd->name, did_you_mean(word, views)));
+    }
+    args.positionals.push_back(extra);
+  }
+  try {
+    return cmd->run(args);
+  } catch (const BrokenPipe&) {
+    return to_int(ExitCode::ok);
+  } catch (const Error& e) {
+    print_error(e);
+    return to_int(ExitCode::error);
+  } catch (const std::bad_alloc&) {
+    print_message("error", "out of memory");
+    return to_int(ExitCode::error);
+  }
+}
+
+}  // namespace jbx::cli

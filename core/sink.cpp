@@ -1,0 +1,156 @@
+#include "core/sink.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "core/error.h"
+
+namespace jbx {
+
+namespace {
+
+constexpr std::size_t kBlock = 1u << 18;  // 256 KiB: few syscalls, in cache
+
+[[noreturn]] void io_error(const std::string& name, const char* what, int err) {
+  Error e(Errc::io, std::string(what) + ": " + std::strerror(err));
+  e.input = name;
+  throw e;
+}
+
+void write_all(int fd, const char* p, std::size_t n, const std::string& name) {
+  while (n > 0) {
+    const ssize_t k = ::write(fd, p, n);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EPIPE) throw BrokenPipe();
+      io_error(name, "cannot write", errno);
+    }
+    p += k;
+    n -= static_cast<std::size_t>(k);
+  }
+}
+
+}  // namespace
+
+void Sink::write_slow(std::string_view s) {
+  while (!s.empty()) {
+    if (cur_ == end_) make_room(1);
+    const std::size_t k =
+        std::min(s.size(), static_cast<std::size_t>(end_ - cur_));
+    std::memcpy(cur_, s.data(), k);
+    cur_ += k;
+    s.remove_prefix(k);
+  }
+}
+
+FdSink::FdSink(int fd, std::string name)
+    : fd_(fd), name_(std::move(name)), buf_(new char[kBlock]), cap_(kBlock) {
+  begin_ = cur_ = buf_.get();
+  end_ = begin_ + cap_;
+}
+
+FdSink::~FdSink() = default;
+
+void FdSink::flush() {
+  const auto n = static_cast<std::size_t>(cur_ - begin_);
+  cur_ = begin_;
+  write_all(fd_, begin_, n, name_);
+}
+
+void FdSink::make_room(std::size_t n) {
+  flush();
+  if (n > cap_) {
+    buf_.reset(new char[n]);
+    cap_ = n;
+    begin_ = cur_ = buf_.get();
+    end_ = begin_ + cap_;
+  }
+}
+
+StringSink::StringSink() {
+  buf_.resize(4096);
+  begin_ = cur_ = buf_.data();
+  end_ = begin_ + buf_.size();
+}
+
+void StringSink::make_room(std::size_t n) {
+  const auto used = static_cast<std::size_t>(cur_ - begin_);
+  buf_.resize(std::max(buf_.size() * 2, used + n));
+  begin_ = buf_.data();
+  cur_ = begin_ + used;
+  end_ = begin_ + buf_.size();
+}
+
+AtomicFileSink::AtomicFileSink(std::string target)
+    : target_(std::move(target)), buf_(new char[kBlock]), cap_(kBlock) {
+  begin_ = cur_ = buf_.get();
+  end_ = begin_ + cap_;
+  mode_t mode = 0;
+  struct stat st {};
+  if (stat(target_.c_str(), &st) == 0) {
+    mode = st.st_mode & 07777;
+  } else {
+    const mode_t mask = umask(0);
+    umask(mask);
+    mode = 0666 & ~mask;
+  }
+  // The temporary lives beside the target so that rename() is atomic.
+  const auto slash = target_.rfind('/');
+  const std::string dir =
+      slash == std::string::npos ? "" : target_.substr(0, slash + 1);
+  const std::string base =
+      slash == std::string::npos ? target_ : target_.substr(slash + 1);
+  std::string templ = dir + "." + base + ".jbx-XXXXXX";
+  fd_ = mkstemp(templ.data());
+  if (fd_ < 0) io_error(target_, "cannot create temporary file", errno);
+  temp_ = templ;
+  if (fchmod(fd_, mode) != 0) {
+    const int err = errno;
+    ::close(fd_);
+    unlink(temp_.c_str());
+    io_error(target_, "cannot set mode", err);
+  }
+}
+
+AtomicFileSink::~AtomicFileSink() {
+  if (!committed_) {
+    if (fd_ >= 0) ::close(fd_);
+    unlink(temp_.c_str());
+  }
+}
+
+void AtomicFileSink::flush() {
+  const auto n = static_cast<std::size_t>(cur_ - begin_);
+  cur_ = begin_;
+  write_all(fd_, begin_, n, target_);
+}
+
+void AtomicFileSink::make_room(std::size_t n) {
+  flush();
+  if (n > cap_) {
+    buf_.reset(new char[n]);
+    cap_ = n;
+    begin_ = cur_ = buf_.get();
+    end_ = begin_ + cap_;
+  }
+}
+
+void AtomicFileSink::commit() {
+  flush();
+  if (fsync(fd_) != 0) io_error(target_, "cannot write", errno);
+  if (::close(fd_) != 0) {
+    fd_ = -1;
+    io_error(target_, "cannot write", errno);
+  }
+  fd_ = -1;
+  if (rename(temp_.c_str(), target_.c_str()) != 0) {
+    io_error(target_, "cannot replace", errno);
+  }
+  committed_ = true;
+}
+
+}  // namespace jbx

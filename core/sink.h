@@ -1,0 +1,115 @@
+// Where output bytes go: a buffered file descriptor (stdout), an atomic
+// replacement of a file (write a temporary beside it, rename on commit), or
+// memory (tests, per-document buffering). Writers append through the inline
+// fast path; flushing happens in large blocks.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace jbx {
+
+class Sink {
+ public:
+  virtual ~Sink() = default;
+
+  void write(std::string_view s) {
+    if (s.size() > static_cast<std::size_t>(end_ - cur_)) {
+      write_slow(s);
+      return;
+    }
+    std::memcpy(cur_, s.data(), s.size());
+    cur_ += s.size();
+  }
+  void put(char c) {
+    if (cur_ == end_) make_room(1);
+    *cur_++ = c;
+  }
+  /// Returns a pointer to at least `n` writable bytes; advance with commit.
+  char* reserve(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - cur_) < n) make_room(n);
+    return cur_;
+  }
+  void commit(char* new_cur) { cur_ = new_cur; }
+
+  /// Writes buffered bytes out. Throws Error(io), or BrokenPipe on EPIPE.
+  virtual void flush() = 0;
+  /// Display name for errors: "<stdout>", the target path.
+  virtual const std::string& name() const = 0;
+
+ protected:
+  /// Ensures room for n more bytes, flushing or growing the buffer.
+  virtual void make_room(std::size_t n) = 0;
+  void write_slow(std::string_view s);
+
+  char* begin_ = nullptr;
+  char* cur_ = nullptr;
+  char* end_ = nullptr;
+};
+
+/// Buffered writes to a file descriptor it does not own (stdout).
+class FdSink final : public Sink {
+ public:
+  FdSink(int fd, std::string name);
+  ~FdSink() override;
+  void flush() override;
+  const std::string& name() const override { return name_; }
+
+ protected:
+  void make_room(std::size_t n) override;
+
+ private:
+  int fd_;
+  std::string name_;
+  std::unique_ptr<char[]> buf_;
+  std::size_t cap_;
+};
+
+/// Grows in memory; `data()` is everything written.
+class StringSink final : public Sink {
+ public:
+  StringSink();
+  void flush() override {}
+  const std::string& name() const override { return name_; }
+  std::string_view data() const {
+    return {buf_.data(), static_cast<std::size_t>(cur_ - begin_)};
+  }
+  void clear() { cur_ = begin_; }
+
+ protected:
+  void make_room(std::size_t n) override;
+
+ private:
+  std::string buf_;
+  std::string name_ = "<memory>";
+};
+
+/// Replaces `target` atomically: bytes go to a temporary file in the same
+/// directory, created with the target's mode (0666 & ~umask for a new file);
+/// commit() flushes, fsyncs and renames it over the target. Destroyed
+/// without commit(), it removes the temporary and leaves the target as it
+/// was. Throws Error(io) naming the target.
+class AtomicFileSink final : public Sink {
+ public:
+  explicit AtomicFileSink(std::string target);
+  ~AtomicFileSink() override;
+  void flush() override;
+  const std::string& name() const override { return target_; }
+  void commit();
+
+ protected:
+  void make_room(std::size_t n) override;
+
+ private:
+  std::string target_;
+  std::string temp_;
+  int fd_ = -1;
+  bool committed_ = false;
+  std::unique_ptr<char[]> buf_;
+  std::size_t cap_;
+};
+
+}  // namespace jbx

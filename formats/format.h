@@ -1,0 +1,58 @@
+// The two narrow interfaces every format implements, and the registry that
+// lists the formats (name, extensions, content sniffing, factories).
+// `convert`, auto-detection, `--to` choices, completions and "did you mean"
+// answers all read the registry.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "core/events.h"
+#include "core/options.h"
+#include "core/sink.h"
+#include "core/source.h"
+
+namespace jbx {
+
+/// Reads the documents of one input, one at a time.
+class Reader {
+ public:
+  virtual ~Reader() = default;
+  /// Sends the next document's events to `out`, then out.end_document().
+  /// Returns false, sending nothing, when the input has no more documents.
+  /// Throws Error (syntax, unexpected_end, invalid_utf8, depth_limit, ...)
+  /// with the byte offset of the problem.
+  virtual bool read_document(Handler& out) = 0;
+};
+
+/// A format's writer: a Handler that encodes into a Sink.
+class Writer : public Handler {
+ public:
+  /// Called once after the last document; flushes nothing by itself.
+  virtual void finish() {}
+};
+
+struct FormatSpec {
+  std::string_view name;     // "json", "cbor"
+  std::string_view summary;  // one line for help and completions
+  std::span<const std::string_view> extensions;  // without the dot
+  bool binary;
+  /// True when `head` (the first bytes, maybe fewer than asked) looks like
+  /// this format. Sniffers run in registry order, most specific first.
+  bool (*sniff)(std::string_view head);
+  std::unique_ptr<Reader> (*make_reader)(Source& in, const ReadOptions& o);
+  std::unique_ptr<Writer> (*make_writer)(Sink& out, const WriteOptions& o);
+};
+
+/// Every registered format, in sniffing order.
+std::span<const FormatSpec* const> formats();
+/// The format named `name` ("json", "msgpack", aliases such as "mpk"), or
+/// nullptr.
+const FormatSpec* find_format(std::string_view name);
+/// The format whose extension `path` ends with, or nullptr.
+const FormatSpec* format_for_path(std::string_view path);
+/// The first format whose sniffer accepts `head`, or nullptr.
+const FormatSpec* sniff_format(std::string_view head);
+
+}  // namespace jbx

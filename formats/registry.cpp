@@ -1,0 +1,67 @@
+// The one list of formats. Adding a format is one folder under formats/ and
+// one line here. Order matters for sniffing: formats with a distinctive
+// signature first, JSON text last.
+#include <algorithm>
+
+#include "formats/format.h"
+#include "formats/json/json_format.h"
+
+namespace jbx {
+
+namespace {
+
+const FormatSpec* const kFormats[] = {
+    &kJsonLinesFormat,  // never sniffed: chosen by extension or --lines
+    &kJsonFormat,
+};
+
+struct Alias {
+  std::string_view alias;
+  std::string_view name;
+};
+constexpr Alias kAliases[] = {
+    {"ndjson", "jsonl"},
+    {"jsonlines", "jsonl"},
+    {"mpk", "msgpack"},
+    {"messagepack", "msgpack"},
+};
+
+}  // namespace
+
+std::span<const FormatSpec* const> formats() { return kFormats; }
+
+const FormatSpec* find_format(std::string_view name) {
+  for (const Alias& a : kAliases) {
+    if (a.alias == name) name = a.name;
+  }
+  for (const FormatSpec* f : kFormats) {
+    if (f->name == name) return f;
+  }
+  return nullptr;
+}
+
+const FormatSpec* format_for_path(std::string_view path) {
+  const auto slash = path.rfind('/');
+  if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
+  const auto dot = path.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return nullptr;
+  std::string ext(path.substr(dot + 1));
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) {
+    return static_cast<char>(std::tolower(c));
+  });
+  for (const FormatSpec* f : kFormats) {
+    for (std::string_view e : f->extensions) {
+      if (e == ext) return f;
+    }
+  }
+  return nullptr;
+}
+
+const FormatSpec* sniff_format(std::string_view head) {
+  for (const FormatSpec* f : kFormats) {
+    if (f->sniff != nullptr && f->sniff(head)) return f;
+  }
+  return nullptr;
+}
+
+}  // namespace jbx
