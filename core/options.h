@@ -13,6 +13,9 @@ struct ReadOptions {
   /// Input is JSON Lines: one document per line, each error reported and
   /// the run continues with the next line where the caller wants that.
   bool lines = false;
+  /// --keys=error: a map key that is not a text string (CBOR, MessagePack)
+  /// is an Errc::type_mismatch error instead of being read as its JSON text.
+  bool keys_error = false;
 };
 
 /// How binary values without a JSON equivalent become JSON text.
