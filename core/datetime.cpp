@@ -1,0 +1,1059 @@
+#include "core/datetime.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <iterator>
+
+#include "core/error.h"
+
+namespace jbx::datetime {
+
+namespace {
+
+constexpr std::int64_t kDay = 86400;
+
+constexpr std::array<std::string_view, 12> kMonthNames = {
+    "January", "February", "March",     "April",   "May",      "June",
+    "July",    "August",   "September", "October", "November", "December"};
+constexpr std::array<std::string_view, 7> kDayNames = {
+    "Sunday",   "Monday", "Tuesday", "Wednesday",
+    "Thursday", "Friday", "Saturday"};
+
+bool is_leap(std::int64_t y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+char lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+bool iequals_prefix(std::string_view text, std::string_view word) {
+  if (text.size() < word.size()) return false;
+  for (std::size_t i = 0; i < word.size(); ++i) {
+    if (lower(text[i]) != lower(word[i])) return false;
+  }
+  return true;
+}
+
+void pad(std::string& out, std::int64_t v, int width) {
+  if (v < 0) {
+    out.push_back('-');
+    v = -v;
+  }
+  fmt::format_to(std::back_inserter(out), "{:0{}}", v, width);
+}
+
+std::uint32_t read_be32(const unsigned char* p) {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) |
+         (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
+}
+std::int64_t read_be64(const unsigned char* p) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | p[i];
+  return static_cast<std::int64_t>(v);
+}
+
+// "+08:00", "+05:30:15", "Z" as java.time's XXXXX writes them.
+void append_offset(std::string& out, std::int32_t off, bool colon,
+                   bool minutes_always, bool z_for_zero) {
+  if (off == 0 && z_for_zero) {
+    out.push_back('Z');
+    return;
+  }
+  out.push_back(off < 0 ? '-' : '+');
+  std::int32_t a = off < 0 ? -off : off;
+  int h = a / 3600, m = (a / 60) % 60, s = a % 60;
+  fmt::format_to(std::back_inserter(out), "{:02}", h);
+  if (minutes_always || m != 0 || s != 0) {
+    if (colon) out.push_back(':');
+    fmt::format_to(std::back_inserter(out), "{:02}", m);
+  }
+  if (s != 0) {
+    if (colon) out.push_back(':');
+    fmt::format_to(std::back_inserter(out), "{:02}", s);
+  }
+}
+
+}  // namespace
+
+// ---- calendar ---------------------------------------------------------------
+
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+  std::int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+// Howard Hinnant's algorithms (public domain), valid for the whole range
+// of int64 years that jbx handles.
+std::int64_t days_from_civil(std::int64_t y, int m, int d) {
+  y -= m <= 2;
+  const std::int64_t era = floor_div(y, 400);
+  const std::int64_t yoe = y - era * 400;               // [0, 399]
+  const std::int64_t mp = m > 2 ? m - 3 : m + 9;        // [0, 11]
+  const std::int64_t doy = (153 * mp + 2) / 5 + d - 1;  // [0, 365]
+  const std::int64_t doe =
+      yoe * 365 + yoe / 4 - yoe / 100 + doy;  // [0, 146096]
+  return era * 146097 + doe - 719468;
+}
+
+CivilDate civil_from_days(std::int64_t z) {
+  z += 719468;
+  const std::int64_t era = floor_div(z, 146097);
+  const std::int64_t doe = z - era * 146097;
+  const std::int64_t yoe =
+      (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const std::int64_t mp = (5 * doy + 2) / 153;
+  const int d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+  const int m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+  const std::int64_t y = yoe + era * 400 + (m <= 2);
+  return {y, m, d};
+}
+
+int weekday_from_days(std::int64_t days) {
+  const std::int64_t w = (days + 4) % 7;
+  return static_cast<int>(w < 0 ? w + 7 : w);
+}
+
+int days_in_month(std::int64_t year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30,
+                                  31, 31, 30, 31, 30, 31};
+  if (month == 2 && is_leap(year)) return 29;
+  return kDays[month - 1];
+}
+
+// ---- time zones -------------------------------------------------------------
+
+namespace {
+
+// One rule date of a POSIX TZ string: Jn, n or Mm.w.d, and a time of day.
+struct RuleDate {
+  char kind = 'M';  // 'J', 'n' or 'M'
+  int month = 0, week = 0, wday = 0, day = 0;
+  std::int32_t time = 7200;  // seconds after local midnight
+};
+
+std::int64_t rule_day(const RuleDate& r, std::int64_t year) {
+  if (r.kind == 'J') {
+    std::int64_t d = days_from_civil(year, 1, 1) + r.day - 1;
+    if (is_leap(year) && r.day >= 60) ++d;
+    return d;
+  }
+  if (r.kind == 'n') return days_from_civil(year, 1, 1) + r.day;
+  const std::int64_t first = days_from_civil(year, r.month, 1);
+  std::int64_t d = first + (r.wday - weekday_from_days(first) + 7) % 7;
+  d += 7 * (r.week - 1);
+  const std::int64_t limit = first + days_in_month(year, r.month);
+  while (d >= limit) d -= 7;
+  return d;
+}
+
+}  // namespace
+
+struct TimeZone::Data {
+  struct Type {
+    std::int32_t offset = 0;
+    bool dst = false;
+    std::string abbr;
+  };
+  std::string name = "UTC";
+  bool fixed = true;
+  Type fixed_type{0, false, "UTC"};
+  std::vector<std::int64_t> trans;
+  std::vector<std::uint8_t> trans_type;
+  std::vector<Type> types;
+  // POSIX TZ footer: applies after the last transition.
+  bool has_rule = false;
+  bool rule_has_dst = false;
+  Type rule_std, rule_dst;
+  RuleDate start, end;
+};
+
+namespace {
+
+// A cursor over a POSIX TZ string ("CET-1CEST,M3.5.0,M10.5.0/3").
+struct PosixParser {
+  std::string_view s;
+  std::size_t i = 0;
+
+  bool name(std::string& out) {
+    if (i < s.size() && s[i] == '<') {
+      const std::size_t close = s.find('>', i);
+      if (close == std::string_view::npos) return false;
+      out.assign(s.substr(i + 1, close - i - 1));
+      i = close + 1;
+      return true;
+    }
+    const std::size_t b = i;
+    while (i < s.size() && is_alpha(s[i])) ++i;
+    out.assign(s.substr(b, i - b));
+    return i - b >= 3;
+  }
+  bool number(int& v, int max_digits) {
+    const std::size_t b = i;
+    v = 0;
+    while (i < s.size() && is_digit(s[i]) && i - b < std::size_t(max_digits)) {
+      v = v * 10 + (s[i++] - '0');
+    }
+    return i > b;
+  }
+  // [+-]hh[:mm[:ss]] in seconds, sign as written.
+  bool hms(std::int32_t& out) {
+    int sign = 1;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+      if (s[i] == '-') sign = -1;
+      ++i;
+    }
+    int h = 0, m = 0, sec = 0;
+    if (!number(h, 3)) return false;
+    if (i < s.size() && s[i] == ':') {
+      ++i;
+      if (!number(m, 2)) return false;
+      if (i < s.size() && s[i] == ':') {
+        ++i;
+        if (!number(sec, 2)) return false;
+      }
+    }
+    out = sign * (h * 3600 + m * 60 + sec);
+    return true;
+  }
+  bool rule(RuleDate& r) {
+    if (i >= s.size()) return false;
+    if (s[i] == 'J') {
+      ++i;
+      r.kind = 'J';
+      if (!number(r.day, 3) || r.day < 1 || r.day > 365) return false;
+    } else if (s[i] == 'M') {
+      ++i;
+      r.kind = 'M';
+      if (!number(r.month, 2) || i >= s.size() || s[i++] != '.') return false;
+      if (!number(r.week, 1) || i >= s.size() || s[i++] != '.') return false;
+      if (!number(r.wday, 1)) return false;
+      if (r.month < 1 || r.month > 12 || r.week < 1 || r.week > 5 ||
+          r.wday > 6) {
+        return false;
+      }
+    } else {
+      r.kind = 'n';
+      if (!number(r.day, 3) || r.day > 365) return false;
+    }
+    r.time = 7200;
+    if (i < s.size() && s[i] == '/') {
+      ++i;
+      if (!hms(r.time)) return false;
+    }
+    return true;
+  }
+};
+
+bool parse_posix_tz(std::string_view text, TimeZone::Data& d) {
+  PosixParser p{text};
+  std::int32_t off = 0;
+  if (!p.name(d.rule_std.abbr) || !p.hms(off)) return false;
+  d.rule_std.offset = -off;
+  d.has_rule = true;
+  if (p.i == text.size()) return true;
+  if (!p.name(d.rule_dst.abbr)) return false;
+  d.rule_dst.dst = true;
+  d.rule_dst.offset = d.rule_std.offset + 3600;
+  if (p.i < text.size() && text[p.i] != ',') {
+    if (!p.hms(off)) return false;
+    d.rule_dst.offset = -off;
+  }
+  if (p.i >= text.size() || text[p.i++] != ',' || !p.rule(d.start)) {
+    return false;
+  }
+  if (p.i >= text.size() || text[p.i++] != ',' || !p.rule(d.end)) {
+    return false;
+  }
+  d.rule_has_dst = true;
+  return p.i == text.size();
+}
+
+const TimeZone::Data::Type& rule_type(const TimeZone::Data& d, std::int64_t t) {
+  if (!d.rule_has_dst) return d.rule_std;
+  const std::int64_t year =
+      civil_from_days(floor_div(t + d.rule_std.offset, kDay)).year;
+  const std::int64_t start =
+      rule_day(d.start, year) * kDay + d.start.time - d.rule_std.offset;
+  const std::int64_t end =
+      rule_day(d.end, year) * kDay + d.end.time - d.rule_dst.offset;
+  const bool dst =
+      start < end ? (t >= start && t < end) : !(t >= end && t < start);
+  return dst ? d.rule_dst : d.rule_std;
+}
+
+[[noreturn]] void bad_tzif(std::string_view name) {
+  throw Error(Errc::usage,
+              fmt::format("time zone '{}': malformed tz database file", name));
+}
+
+}  // namespace
+
+TimeZone::TimeZone() {
+  static const std::shared_ptr<const Data> kUtc = std::make_shared<Data>();
+  d_ = kUtc;
+}
+
+TimeZone TimeZone::fixed(std::int32_t seconds) {
+  if (seconds == 0) return TimeZone();
+  auto d = std::make_shared<Data>();
+  std::string name;
+  append_offset(name, seconds, true, true, false);
+  d->name = name;
+  d->fixed_type = {seconds, false, name};
+  return TimeZone(std::move(d));
+}
+
+std::optional<std::int32_t> parse_offset(std::string_view t) {
+  if (t == "Z" || t == "z") return 0;
+  if (t.size() < 2 || (t[0] != '+' && t[0] != '-')) return std::nullopt;
+  const int sign = t[0] == '-' ? -1 : 1;
+  std::size_t i = 1;
+  auto two = [&](int& v) {
+    if (i + 2 > t.size() || !is_digit(t[i]) || !is_digit(t[i + 1])) {
+      return false;
+    }
+    v = (t[i] - '0') * 10 + (t[i + 1] - '0');
+    i += 2;
+    return true;
+  };
+  int h = 0, m = 0, s = 0;
+  if (t.size() == 2 && is_digit(t[1])) {  // "+8"
+    h = t[1] - '0';
+    i = 2;
+  } else if (!two(h)) {
+    return std::nullopt;
+  }
+  if (i < t.size()) {
+    const bool colon = t[i] == ':';
+    if (colon) ++i;
+    if (!two(m)) return std::nullopt;
+    if (i < t.size()) {
+      if (colon != (t[i] == ':')) return std::nullopt;
+      if (colon) ++i;
+      if (!two(s)) return std::nullopt;
+    }
+  }
+  if (i != t.size() || h > 18 || m > 59 || s > 59) return std::nullopt;
+  const std::int32_t total = h * 3600 + m * 60 + s;
+  if (total > 18 * 3600) return std::nullopt;
+  return sign * total;
+}
+
+TimeZone TimeZone::named(std::string_view name, const std::string& tzdir) {
+  if (name == "UTC" || name == "Z" || name == "GMT" || name == "UT") {
+    return TimeZone();
+  }
+  std::string_view off = name;
+  for (std::string_view prefix : {"UTC", "GMT", "UT"}) {
+    if (name.size() > prefix.size() &&
+        name.substr(0, prefix.size()) == prefix &&
+        (name[prefix.size()] == '+' || name[prefix.size()] == '-')) {
+      off = name.substr(prefix.size());
+      break;
+    }
+  }
+  if (!off.empty() && (off[0] == '+' || off[0] == '-')) {
+    if (auto s = parse_offset(off)) return fixed(*s);
+    throw Error(Errc::usage,
+                fmt::format("malformed time zone offset '{}' (expected "
+                            "+HH:MM, for example +08:00)",
+                            name));
+  }
+  // Only plain zone ids: never a path that leaves the database.
+  bool ok = !name.empty() && name.front() != '/' && name.size() < 256;
+  for (std::size_t i = 0; ok && i < name.size(); ++i) {
+    const char c = name[i];
+    ok = is_alpha(c) || is_digit(c) || c == '/' || c == '_' || c == '-' ||
+         c == '+';
+    if (c == '/' && i + 1 < name.size() && name[i + 1] == '/') ok = false;
+  }
+  const auto unknown = [&] {
+    return Error(Errc::usage, fmt::format("unknown time zone '{}'", name));
+  };
+  if (!ok) throw unknown();
+  std::ifstream in(tzdir + "/" + std::string(name), std::ios::binary);
+  if (!in) throw unknown();
+  std::string data;
+  char buf[4096];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    data.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (data.size() > (1u << 20)) bad_tzif(name);
+  }
+  if (data.size() < 4 || data.compare(0, 4, "TZif") != 0) throw unknown();
+  return from_tzif(name, data);
+}
+
+TimeZone TimeZone::from_tzif(std::string_view name, std::string_view data) {
+  auto d = std::make_shared<Data>();
+  d->name.assign(name);
+  d->fixed = false;
+  const auto* p = reinterpret_cast<const unsigned char*>(data.data());
+  const std::size_t n = data.size();
+  if (n < 44 || data.compare(0, 4, "TZif") != 0) bad_tzif(name);
+  struct Counts {
+    std::uint64_t isut, isstd, leap, time, type, chars;
+  };
+  auto counts = [&](std::size_t at) {
+    return Counts{read_be32(p + at + 20), read_be32(p + at + 24),
+                  read_be32(p + at + 28), read_be32(p + at + 32),
+                  read_be32(p + at + 36), read_be32(p + at + 40)};
+  };
+  Counts c = counts(0);
+  std::size_t at = 44;
+  std::size_t time_size = 4;
+  if (data[4] >= '2') {
+    // Skip the version 1 block; use the 64-bit data that follows.
+    const std::uint64_t v1 =
+        c.time * 5 + c.type * 6 + c.chars + c.leap * 8 + c.isstd + c.isut;
+    if (v1 > n || at + v1 + 44 > n) bad_tzif(name);
+    at += v1;
+    if (data.compare(at, 4, "TZif") != 0) bad_tzif(name);
+    c = counts(at);
+    at += 44;
+    time_size = 8;
+  }
+  const std::uint64_t block = c.time * (time_size + 1) + c.type * 6 + c.chars +
+                              c.leap * (time_size + 4) + c.isstd + c.isut;
+  if (c.type == 0 || c.type > 256 || c.time > n || block > n - at) {
+    bad_tzif(name);
+  }
+  d->trans.reserve(c.time);
+  for (std::uint64_t i = 0; i < c.time; ++i) {
+    const unsigned char* q = p + at + i * time_size;
+    d->trans.push_back(time_size == 8
+                           ? read_be64(q)
+                           : static_cast<std::int32_t>(read_be32(q)));
+  }
+  at += c.time * time_size;
+  for (std::uint64_t i = 0; i < c.time; ++i) {
+    if (p[at + i] >= c.type) bad_tzif(name);
+    d->trans_type.push_back(p[at + i]);
+  }
+  at += c.time;
+  const std::size_t chars_at = at + c.type * 6;
+  for (std::uint64_t i = 0; i < c.type; ++i) {
+    const unsigned char* q = p + at + i * 6;
+    Data::Type t;
+    t.offset = static_cast<std::int32_t>(read_be32(q));
+    t.dst = q[4] != 0;
+    if (q[5] >= c.chars) bad_tzif(name);
+    const std::string_view chars(data.data() + chars_at, c.chars);
+    const std::size_t end = chars.find('\0', q[5]);
+    t.abbr.assign(chars.substr(q[5], end == std::string_view::npos
+                                         ? std::string_view::npos
+                                         : end - q[5]));
+    d->types.push_back(std::move(t));
+  }
+  at += block - c.time * (time_size + 1);
+  if (time_size == 8 && at < n && data[at] == '\n') {
+    const std::size_t end = data.find('\n', at + 1);
+    if (end != std::string_view::npos && end > at + 1) {
+      Data probe;
+      if (parse_posix_tz(data.substr(at + 1, end - at - 1), probe)) {
+        d->has_rule = true;
+        d->rule_has_dst = probe.rule_has_dst;
+        d->rule_std = probe.rule_std;
+        d->rule_dst = probe.rule_dst;
+        d->start = probe.start;
+        d->end = probe.end;
+      }
+    }
+  }
+  if (!std::is_sorted(d->trans.begin(), d->trans.end())) bad_tzif(name);
+  return TimeZone(std::move(d));
+}
+
+ZoneState TimeZone::at(std::int64_t t) const {
+  const Data& d = *d_;
+  const Data::Type* type = nullptr;
+  if (d.fixed) {
+    type = &d.fixed_type;
+  } else if (d.has_rule && (d.trans.empty() || t >= d.trans.back())) {
+    type = &rule_type(d, t);
+  } else if (d.trans.empty() || t < d.trans.front()) {
+    type = &d.types.front();
+  } else {
+    const auto it = std::upper_bound(d.trans.begin(), d.trans.end(), t);
+    type = &d.types[d.trans_type[static_cast<std::size_t>(it - d.trans.begin() -
+                                                          1)]];
+  }
+  return {type->offset, type->dst, type->abbr};
+}
+
+std::int64_t TimeZone::resolve_local(std::int64_t local) const {
+  if (d_->fixed) return local - d_->fixed_type.offset;
+  // Offsets never exceed a day, and transitions are further apart than
+  // two days: the offsets a day before and after are the candidates.
+  const std::int32_t before = at(local - kDay).offset;
+  const std::int32_t after = at(local + kDay).offset;
+  const std::int64_t ta = local - before;
+  if (at(ta).offset == before) return ta;
+  const std::int64_t tb = local - after;
+  if (at(tb).offset == after) return tb;
+  return ta;  // a gap: shift forward by its length, as java.time does
+}
+
+const std::string& TimeZone::name() const { return d_->name; }
+bool TimeZone::is_fixed() const { return d_->fixed; }
+
+// ---- fields and ISO 8601
+// ------------------------------------------------------
+
+Fields fields_from_local(std::int64_t local, std::uint32_t nanos) {
+  Fields f;
+  const std::int64_t days = floor_div(local, kDay);
+  const std::int64_t secs = local - days * kDay;
+  const CivilDate c = civil_from_days(days);
+  f.year = c.year;
+  f.month = c.month;
+  f.day = c.day;
+  f.hour = static_cast<int>(secs / 3600);
+  f.minute = static_cast<int>(secs / 60 % 60);
+  f.second = static_cast<int>(secs % 60);
+  f.nanos = nanos;
+  f.weekday = weekday_from_days(days);
+  return f;
+}
+
+Fields fields_in_zone(std::int64_t t, std::uint32_t nanos,
+                      const TimeZone& zone) {
+  const ZoneState z = zone.at(t);
+  Fields f = fields_from_local(t + z.offset, nanos);
+  f.offset = z.offset;
+  f.abbr = z.abbr;
+  return f;
+}
+
+void format_iso_date(const Fields& f, std::string& out) {
+  if (f.year > 9999) {
+    fmt::format_to(std::back_inserter(out), "+{}", f.year);
+  } else {
+    pad(out, f.year, 4);
+  }
+  fmt::format_to(std::back_inserter(out), "-{:02}-{:02}", f.month, f.day);
+}
+
+void format_iso_time(const Fields& f, std::string& out) {
+  fmt::format_to(std::back_inserter(out), "{:02}:{:02}:{:02}", f.hour, f.minute,
+                 f.second);
+  if (f.nanos == 0) return;
+  if (f.nanos % 1000000 == 0) {
+    fmt::format_to(std::back_inserter(out), ".{:03}", f.nanos / 1000000);
+  } else if (f.nanos % 1000 == 0) {
+    fmt::format_to(std::back_inserter(out), ".{:06}", f.nanos / 1000);
+  } else {
+    fmt::format_to(std::back_inserter(out), ".{:09}", f.nanos);
+  }
+}
+
+void format_iso_local(const Fields& f, std::string& out) {
+  format_iso_date(f, out);
+  out.push_back('T');
+  format_iso_time(f, out);
+}
+
+void format_iso_instant(const Fields& f, std::string& out) {
+  format_iso_local(f, out);
+  append_offset(out, f.offset, true, true, true);
+}
+
+namespace {
+
+// Reads exactly `n` digits at `i`.
+bool digits(std::string_view t, std::size_t& i, int n, std::int64_t& v) {
+  v = 0;
+  for (int k = 0; k < n; ++k) {
+    if (i >= t.size() || !is_digit(t[i])) return false;
+    v = v * 10 + (t[i++] - '0');
+  }
+  return true;
+}
+
+bool fail(ParseError& err, std::size_t pos, std::string msg) {
+  err.position = pos;
+  err.message = std::move(msg);
+  return false;
+}
+
+std::string describe(std::string_view t, std::size_t i) {
+  if (i >= t.size()) return "end of text";
+  return fmt::format("'{}'", t[i]);
+}
+
+bool check_ranges(std::int64_t y, std::int64_t mo, std::int64_t d,
+                  std::int64_t h, std::int64_t mi, std::int64_t s,
+                  ParseError& err, std::size_t pos_month, std::size_t pos_day,
+                  std::size_t pos_time) {
+  if (mo < 1 || mo > 12) {
+    return fail(err, pos_month, fmt::format("month {} out of range", mo));
+  }
+  if (d < 1 || d > days_in_month(y, static_cast<int>(mo))) {
+    return fail(err, pos_day,
+                fmt::format("day {} out of range for {}-{:02}", d, y, mo));
+  }
+  if (h > 23 || mi > 59 || s > 59) {
+    return fail(err, pos_time, "time of day out of range");
+  }
+  return true;
+}
+
+}  // namespace
+
+bool parse_iso(std::string_view t, Parsed& out, ParseError& err) {
+  std::size_t i = 0;
+  std::int64_t y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
+  int ysign = 1;
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) {
+    ysign = t[i] == '-' ? -1 : 1;
+    ++i;
+  }
+  const std::size_t ystart = i;
+  while (i < t.size() && is_digit(t[i]) && i - ystart < 9) {
+    y = y * 10 + (t[i++] - '0');
+  }
+  if (i - ystart < 4) {
+    return fail(
+        err, i,
+        fmt::format("expected a 4-digit year, found {}", describe(t, i)));
+  }
+  y *= ysign;
+  if (i >= t.size() || t[i] != '-') {
+    return fail(err, i, fmt::format("expected '-', found {}", describe(t, i)));
+  }
+  const std::size_t pos_month = ++i;
+  if (!digits(t, i, 2, mo)) {
+    return fail(
+        err, i,
+        fmt::format("expected a 2-digit month, found {}", describe(t, i)));
+  }
+  if (i >= t.size() || t[i] != '-') {
+    return fail(err, i, fmt::format("expected '-', found {}", describe(t, i)));
+  }
+  const std::size_t pos_day = ++i;
+  if (!digits(t, i, 2, d)) {
+    return fail(
+        err, i,
+        fmt::format("expected a 2-digit day, found {}", describe(t, i)));
+  }
+  const std::size_t pos_time = i + 1;
+  std::uint32_t nanos = 0;
+  if (i < t.size() && (t[i] == 'T' || t[i] == 't' || t[i] == ' ')) {
+    ++i;
+    if (!digits(t, i, 2, h)) {
+      return fail(
+          err, i,
+          fmt::format("expected a 2-digit hour, found {}", describe(t, i)));
+    }
+    if (i >= t.size() || t[i] != ':') {
+      return fail(err, i,
+                  fmt::format("expected ':', found {}", describe(t, i)));
+    }
+    ++i;
+    if (!digits(t, i, 2, mi)) {
+      return fail(
+          err, i,
+          fmt::format("expected 2-digit minutes, found {}", describe(t, i)));
+    }
+    if (i < t.size() && t[i] == ':') {
+      ++i;
+      if (!digits(t, i, 2, s)) {
+        return fail(
+            err, i,
+            fmt::format("expected 2-digit seconds, found {}", describe(t, i)));
+      }
+      if (i < t.size() && (t[i] == '.' || t[i] == ',')) {
+        ++i;
+        const std::size_t fstart = i;
+        std::uint32_t scale = 100000000;
+        while (i < t.size() && is_digit(t[i])) {
+          if (i - fstart >= 9) {
+            return fail(err, i, "more than 9 digits of fraction");
+          }
+          nanos += static_cast<std::uint32_t>(t[i++] - '0') * scale;
+          scale /= 10;
+        }
+        if (i == fstart) {
+          return fail(
+              err, i,
+              fmt::format("expected a digit, found {}", describe(t, i)));
+        }
+      }
+    }
+  }
+  if (!check_ranges(y, mo, d, h, mi, s, err, pos_month, pos_day, pos_time)) {
+    return false;
+  }
+  out = Parsed{};
+  out.local_seconds =
+      days_from_civil(y, static_cast<int>(mo), static_cast<int>(d)) * kDay +
+      h * 3600 + mi * 60 + s;
+  out.nanos = nanos;
+  if (i < t.size()) {
+    const auto off = parse_offset(t.substr(i));
+    if (!off) {
+      return fail(err, i,
+                  fmt::format("expected 'Z' or an offset such as +02:00, "
+                              "found {}",
+                              describe(t, i)));
+    }
+    out.offset = *off;
+  }
+  return true;
+}
+
+// ---- patterns ---------------------------------------------------------------
+
+DatePattern DatePattern::compile(std::string_view pattern) {
+  DatePattern p;
+  const auto usage = [&](std::string msg) {
+    return Error(Errc::usage,
+                 fmt::format("{} in date pattern '{}'", msg, pattern));
+  };
+  std::size_t i = 0;
+  while (i < pattern.size()) {
+    const char c = pattern[i];
+    if (c == '\'') {
+      Item lit;
+      if (i + 1 < pattern.size() && pattern[i + 1] == '\'') {
+        lit.literal = "'";
+        i += 2;
+      } else {
+        ++i;
+        for (;;) {
+          if (i >= pattern.size()) throw usage("unclosed quote");
+          if (pattern[i] == '\'') {
+            if (i + 1 < pattern.size() && pattern[i + 1] == '\'') {
+              lit.literal.push_back('\'');
+              i += 2;
+              continue;
+            }
+            ++i;
+            break;
+          }
+          lit.literal.push_back(pattern[i++]);
+        }
+      }
+      p.items_.push_back(std::move(lit));
+      continue;
+    }
+    if (!is_alpha(c)) {
+      if (p.items_.empty() || p.items_.back().letter != 0) {
+        p.items_.push_back(Item{});
+      }
+      p.items_.back().literal.push_back(c);
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < pattern.size() && pattern[j] == c) ++j;
+    const int count = static_cast<int>(j - i);
+    int max = 0;
+    switch (c) {
+      case 'y':
+        max = 9;
+        break;
+      case 'M':
+      case 'E':
+        max = 4;
+        break;
+      case 'd':
+      case 'H':
+      case 'h':
+      case 'm':
+      case 's':
+        max = 2;
+        break;
+      case 'S':
+        max = 9;
+        break;
+      case 'a':
+        max = 1;
+        break;
+      case 'z':
+        max = 3;
+        break;
+      case 'Z':
+      case 'X':
+        max = 5;
+        break;
+      default:
+        throw usage(fmt::format("unknown letter '{}'", c));
+    }
+    if (count > max) {
+      throw usage(
+          fmt::format("too many letters '{}'", pattern.substr(i, j - i)));
+    }
+    if (c == 'y' && count == 3) {
+      throw usage("unsupported year width 'yyy'");
+    }
+    if (c == 'z' || c == 'Z' || c == 'X') p.has_zone_ = true;
+    p.items_.push_back(Item{c, count, {}});
+    i = j;
+  }
+  return p;
+}
+
+void DatePattern::format(const Fields& f, std::string& out) const {
+  auto num = [&](std::int64_t v, int count) { pad(out, v, count); };
+  for (const Item& it : items_) {
+    switch (it.letter) {
+      case 0:
+        out += it.literal;
+        break;
+      case 'y':
+        if (it.count == 2) {
+          const std::int64_t r = f.year % 100;
+          num(r < 0 ? r + 100 : r, 2);
+        } else {
+          num(f.year, it.count);
+        }
+        break;
+      case 'M':
+        if (it.count >= 3) {
+          const std::string_view name = kMonthNames[f.month - 1];
+          out += it.count == 3 ? name.substr(0, 3) : name;
+        } else {
+          num(f.month, it.count);
+        }
+        break;
+      case 'd':
+        num(f.day, it.count);
+        break;
+      case 'H':
+        num(f.hour, it.count);
+        break;
+      case 'h':
+        num(f.hour % 12 == 0 ? 12 : f.hour % 12, it.count);
+        break;
+      case 'm':
+        num(f.minute, it.count);
+        break;
+      case 's':
+        num(f.second, it.count);
+        break;
+      case 'S': {
+        const std::string nine = fmt::format("{:09}", f.nanos);
+        out.append(nine, 0, static_cast<std::size_t>(it.count));
+        break;
+      }
+      case 'a':
+        out += f.hour < 12 ? "AM" : "PM";
+        break;
+      case 'E': {
+        const std::string_view name = kDayNames[f.weekday];
+        out += it.count == 4 ? name : name.substr(0, 3);
+        break;
+      }
+      case 'z':
+        if (f.abbr.empty()) {
+          append_offset(out, f.offset, true, true, false);
+        } else {
+          out += f.abbr;
+        }
+        break;
+      case 'Z':
+        if (it.count <= 3) {
+          append_offset(out, f.offset, false, true, false);
+        } else if (it.count == 4) {
+          out += "GMT";
+          if (f.offset != 0) append_offset(out, f.offset, true, true, false);
+        } else {
+          append_offset(out, f.offset, true, true, true);
+        }
+        break;
+      case 'X':
+        append_offset(out, f.offset, it.count == 3 || it.count == 5,
+                      it.count != 1, true);
+        break;
+    }
+  }
+}
+
+namespace {
+
+// Reads 1..max digits (count 1) or exactly `count` digits.
+bool field_digits(std::string_view t, std::size_t& i, int count, int max,
+                  std::int64_t& v) {
+  if (count >= 2) return digits(t, i, count, v);
+  const std::size_t b = i;
+  v = 0;
+  while (i < t.size() && is_digit(t[i]) && i - b < std::size_t(max)) {
+    v = v * 10 + (t[i++] - '0');
+  }
+  return i > b;
+}
+
+// Matches one of `names` (full, or their first three letters) at `i`.
+int match_name(std::string_view t, std::size_t& i, const auto& names,
+               bool full) {
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const std::string_view n = full ? names[k] : names[k].substr(0, 3);
+    if (iequals_prefix(t.substr(i), n)) {
+      i += n.size();
+      return static_cast<int>(k);
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+bool DatePattern::parse(std::string_view t, Parsed& out, ParseError& err,
+                        const std::string& tzdir) const {
+  std::size_t i = 0;
+  std::int64_t y = 1970, mo = 1, d = 1, h = 0, mi = 0, s = 0;
+  std::size_t pos_month = 0, pos_day = 0, pos_time = 0;
+  int weekday = -1;
+  std::size_t pos_weekday = 0;
+  int pm = -1;
+  bool twelve = false;
+  std::uint32_t nanos = 0;
+  out = Parsed{};
+  for (const Item& it : items_) {
+    const std::size_t start = i;
+    auto expected = [&](std::string_view what) {
+      return fail(err, start,
+                  fmt::format("expected {}, found {}", what, describe(t, i)));
+    };
+    std::int64_t v = 0;
+    switch (it.letter) {
+      case 0:
+        if (t.substr(i, it.literal.size()) != it.literal) {
+          return expected(fmt::format("'{}'", it.literal));
+        }
+        i += it.literal.size();
+        break;
+      case 'y':
+        if (!field_digits(t, i, it.count, 9, v)) return expected("a year");
+        y = it.count == 2 ? 2000 + v : v;
+        break;
+      case 'M':
+        pos_month = start;
+        if (it.count >= 3) {
+          const int k = match_name(t, i, kMonthNames, it.count == 4);
+          if (k < 0) return expected("a month name");
+          mo = k + 1;
+        } else if (!field_digits(t, i, it.count, 2, mo)) {
+          return expected("a month");
+        }
+        break;
+      case 'd':
+        pos_day = start;
+        if (!field_digits(t, i, it.count, 2, d)) return expected("a day");
+        break;
+      case 'H':
+      case 'h':
+        pos_time = start;
+        if (!field_digits(t, i, it.count, 2, h)) return expected("an hour");
+        if (it.letter == 'h') {
+          twelve = true;
+          if (h < 1 || h > 12) {
+            return fail(err, start, fmt::format("hour {} out of range", h));
+          }
+        }
+        break;
+      case 'm':
+        pos_time = start;
+        if (!field_digits(t, i, it.count, 2, mi)) return expected("minutes");
+        break;
+      case 's':
+        pos_time = start;
+        if (!field_digits(t, i, it.count, 2, s)) return expected("seconds");
+        break;
+      case 'S': {
+        if (!digits(t, i, it.count, v)) return expected("fraction digits");
+        for (int k = it.count; k < 9; ++k) v *= 10;
+        nanos = static_cast<std::uint32_t>(v);
+        break;
+      }
+      case 'a':
+        if (iequals_prefix(t.substr(i), "AM")) {
+          pm = 0;
+        } else if (iequals_prefix(t.substr(i), "PM")) {
+          pm = 1;
+        } else {
+          return expected("AM or PM");
+        }
+        i += 2;
+        break;
+      case 'E':
+        pos_weekday = start;
+        weekday = match_name(t, i, kDayNames, it.count == 4);
+        if (weekday < 0) return expected("a day name");
+        break;
+      case 'z': {
+        std::size_t j = i;
+        while (j < t.size() &&
+               (is_alpha(t[j]) || is_digit(t[j]) || t[j] == '/' ||
+                t[j] == '_' || t[j] == '+' || t[j] == '-' || t[j] == ':')) {
+          ++j;
+        }
+        if (j == i) return expected("a time zone");
+        try {
+          out.zone = TimeZone::named(t.substr(i, j - i), tzdir);
+        } catch (const Error& e) {
+          return fail(err, start, e.message);
+        }
+        i = j;
+        break;
+      }
+      case 'Z':
+      case 'X': {
+        std::size_t j = i;
+        if (it.letter == 'Z' && it.count == 4 && t.substr(i, 3) == "GMT") {
+          i += 3;
+          j = i;
+          if (j >= t.size() || (t[j] != '+' && t[j] != '-')) {
+            out.offset = 0;
+            break;
+          }
+        }
+        if (j < t.size() && (t[j] == 'Z' || t[j] == 'z')) {
+          ++j;
+        } else if (j < t.size() && (t[j] == '+' || t[j] == '-')) {
+          ++j;
+          while (j < t.size() && (is_digit(t[j]) || t[j] == ':')) ++j;
+        }
+        const auto off = parse_offset(t.substr(i, j - i));
+        if (!off) return expected("an offset such as +02:00");
+        out.offset = *off;
+        i = j;
+        break;
+      }
+    }
+  }
+  if (i != t.size()) {
+    return fail(err, i,
+                fmt::format("unexpected {} after the date", describe(t, i)));
+  }
+  if (twelve) {
+    h = h % 12 + (pm == 1 ? 12 : 0);
+  } else if (pm == 1 && h < 12) {
+    h += 12;
+  }
+  if (!check_ranges(y, mo, d, h, mi, s, err, pos_month, pos_day, pos_time)) {
+    return false;
+  }
+  const std::int64_t days =
+      days_from_civil(y, static_cast<int>(mo), static_cast<int>(d));
+  if (weekday >= 0 && weekday != weekday_from_days(days)) {
+    return fail(
+        err, pos_weekday,
+        fmt::format("{}-{:02}-{:02} is a {}, not a {}", y, mo, d,
+                    kDayNames[weekday_from_days(days)], kDayNames[weekday]));
+  }
+  out.local_seconds = days * kDay + h * 3600 + mi * 60 + s;
+  out.nanos = nanos;
+  return true;
+}
+
+}  // namespace jbx::datetime

@@ -1,0 +1,150 @@
+// Dates and times for the date transforms: proleptic Gregorian calendar
+// arithmetic, time zones read from the system tz database (TZif files, with
+// their POSIX TZ footer for later years), ISO 8601 and java.time-style
+// patterns (fastjson2's setDateFormat letters). Not a tz database and not a
+// locale library: names of months, days and AM/PM are English only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace jbx::datetime {
+
+struct CivilDate {
+  std::int64_t year = 1970;
+  int month = 1;  // 1..12
+  int day = 1;    // 1..31
+};
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (negative before).
+std::int64_t days_from_civil(std::int64_t year, int month, int day);
+/// The date `days` days after 1970-01-01.
+CivilDate civil_from_days(std::int64_t days);
+/// 0 = Sunday .. 6 = Saturday.
+int weekday_from_days(std::int64_t days);
+/// 28..31.
+int days_in_month(std::int64_t year, int month);
+/// Floor division and modulo for seconds-to-days splits of negative times.
+std::int64_t floor_div(std::int64_t a, std::int64_t b);
+
+/// What a zone says about one instant.
+struct ZoneState {
+  std::int32_t offset = 0;  // seconds east of UTC
+  bool dst = false;
+  std::string_view abbr;  // "CET", "EDT"; valid while the TimeZone lives
+};
+
+/// A time zone: UTC, a fixed offset, or an IANA zone from TZif data.
+/// Cheap to copy (shares its data); immutable, so safe across threads.
+class TimeZone {
+ public:
+  /// UTC.
+  TimeZone();
+
+  /// A fixed offset, `seconds` east of UTC.
+  static TimeZone fixed(std::int32_t seconds);
+  /// "UTC", "Z", "GMT", an offset ("+08:00", "-0530", "+08"), or an IANA
+  /// name read as `tzdir`/NAME. Throws Error(usage) for a malformed offset
+  /// or a name that is not in the database ("unknown time zone 'X'").
+  static TimeZone named(std::string_view name, const std::string& tzdir);
+  /// Parses TZif data (RFC 8536, versions 1 to 4) for zone `name`. Throws
+  /// Error(usage) when the data is malformed.
+  static TimeZone from_tzif(std::string_view name, std::string_view data);
+
+  /// The offset, DST flag and abbreviation in force at `utc_seconds`.
+  ZoneState at(std::int64_t utc_seconds) const;
+  /// The instant of wall-clock time `local_seconds` (seconds since
+  /// 1970-01-01T00:00 as if UTC), as java.time resolves it: in an overlap
+  /// the earlier offset, in a gap the time is moved forward by the gap.
+  std::int64_t resolve_local(std::int64_t local_seconds) const;
+  /// "UTC", "+08:00" or the IANA name as given.
+  const std::string& name() const;
+  bool is_fixed() const;
+
+  struct Data;
+
+ private:
+  explicit TimeZone(std::shared_ptr<const Data> d) : d_(std::move(d)) {}
+  std::shared_ptr<const Data> d_;
+};
+
+/// Parses "+08:00", "-0530", "+08", "Z" into seconds east of UTC; nullopt
+/// when `text` is not an offset.
+std::optional<std::int32_t> parse_offset(std::string_view text);
+
+/// A broken-down date-time, what patterns format and parse.
+struct Fields {
+  std::int64_t year = 1970;
+  int month = 1, day = 1, hour = 0, minute = 0, second = 0;
+  std::uint32_t nanos = 0;
+  int weekday = 4;  // 0 = Sunday; 1970-01-01 was a Thursday
+  std::int32_t offset = 0;
+  std::string_view abbr;  // zone abbreviation for 'z'
+};
+
+/// Splits `local_seconds` (wall clock as if UTC) into fields.
+Fields fields_from_local(std::int64_t local_seconds, std::uint32_t nanos);
+/// The fields of instant `utc_seconds` seen in `zone`.
+Fields fields_in_zone(std::int64_t utc_seconds, std::uint32_t nanos,
+                      const TimeZone& zone);
+
+/// Appends ISO 8601: "2024-03-31T03:30:00+02:00", fraction digits in groups
+/// of three and only when non-zero (java.time's style), "Z" for UTC.
+void format_iso_instant(const Fields& f, std::string& out);
+void format_iso_date(const Fields& f, std::string& out);   // 2024-03-31
+void format_iso_time(const Fields& f, std::string& out);   // 03:30:00
+void format_iso_local(const Fields& f, std::string& out);  // no offset
+
+/// Result of parsing a date-time text: wall-clock time and, when the text
+/// carried one, its offset.
+struct Parsed {
+  std::int64_t local_seconds = 0;  // wall clock as if UTC
+  std::uint32_t nanos = 0;
+  std::optional<std::int32_t> offset;  // from the text
+  std::optional<TimeZone> zone;        // from a zone name in the text
+};
+
+/// Why a parse failed: a message and the character position in the text.
+struct ParseError {
+  std::string message;
+  std::size_t position = 0;
+};
+
+/// Parses ISO 8601: a date "2024-03-31", optionally followed by 'T' (or a
+/// space) and "HH:MM[:SS[.fraction]]", optionally followed by "Z" or an
+/// offset. Returns false and fills `err` on failure.
+bool parse_iso(std::string_view text, Parsed& out, ParseError& err);
+
+/// A compiled date pattern in java.time letters (DateTimeFormatter):
+/// y M d H h m s S a E z Z X, text in single quotes ('' is a quote), and
+/// any other non-letter as a literal.
+class DatePattern {
+ public:
+  /// Throws Error(usage) naming an unknown letter ("unknown letter 'Q' in
+  /// date pattern 'yyyy-QQ'"), an unsupported count or an unclosed quote.
+  static DatePattern compile(std::string_view pattern);
+
+  /// Appends `f` formatted.
+  void format(const Fields& f, std::string& out) const;
+  /// Parses `text` completely; fields absent from the pattern default to
+  /// 1970-01-01T00:00:00. Returns false and fills `err` on failure.
+  bool parse(std::string_view text, Parsed& out, ParseError& err,
+             const std::string& tzdir) const;
+  /// True when the pattern writes or reads a zone or offset.
+  bool has_zone() const { return has_zone_; }
+
+ private:
+  struct Item {
+    char letter = 0;  // 0: literal
+    int count = 0;
+    std::string literal;
+  };
+  std::vector<Item> items_;
+  bool has_zone_ = false;
+};
+
+}  // namespace jbx::datetime

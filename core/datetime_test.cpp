@@ -1,0 +1,225 @@
+#include "core/datetime.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include "core/error.h"
+
+namespace dt = jbx::datetime;
+
+namespace {
+
+const std::string kTzdir = "/usr/share/zoneinfo";
+
+std::string iso(std::int64_t t, const dt::TimeZone& z, std::uint32_t ns = 0) {
+  std::string out;
+  dt::format_iso_instant(dt::fields_in_zone(t, ns, z), out);
+  return out;
+}
+
+std::string fmt_pattern(std::string_view pattern, std::int64_t t,
+                        const dt::TimeZone& z, std::uint32_t ns = 0) {
+  std::string out;
+  dt::DatePattern::compile(pattern).format(dt::fields_in_zone(t, ns, z), out);
+  return out;
+}
+
+std::string usage_message(std::string_view pattern) {
+  try {
+    dt::DatePattern::compile(pattern);
+  } catch (const jbx::Error& e) {
+    return e.message;
+  }
+  return "";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(datetime)
+
+BOOST_AUTO_TEST_CASE(civil_days_round_trip_and_known_dates) {
+  BOOST_TEST(dt::days_from_civil(1970, 1, 1) == 0);
+  BOOST_TEST(dt::days_from_civil(1969, 12, 31) == -1);
+  BOOST_TEST(dt::days_from_civil(1900, 3, 1) * 86400 == -2203891200);
+  BOOST_TEST(dt::days_from_civil(2000, 2, 29) == 11016);
+  for (std::int64_t d = -800000; d < 800000; d += 37) {
+    const dt::CivilDate c = dt::civil_from_days(d);
+    BOOST_TEST_REQUIRE(dt::days_from_civil(c.year, c.month, c.day) == d);
+  }
+  const dt::CivilDate c = dt::civil_from_days(-719528);  // 0000-01-01
+  BOOST_TEST(c.year == 0);
+  BOOST_TEST(c.month == 1);
+  BOOST_TEST(dt::weekday_from_days(0) == 4);   // Thursday
+  BOOST_TEST(dt::weekday_from_days(-1) == 3);  // Wednesday
+  BOOST_TEST(dt::days_in_month(1900, 2) == 28);
+  BOOST_TEST(dt::days_in_month(2000, 2) == 29);
+}
+
+BOOST_AUTO_TEST_CASE(offsets_parse) {
+  BOOST_TEST(*dt::parse_offset("+08:00") == 28800);
+  BOOST_TEST(*dt::parse_offset("-0530") == -19800);
+  BOOST_TEST(*dt::parse_offset("+08") == 28800);
+  BOOST_TEST(*dt::parse_offset("Z") == 0);
+  BOOST_TEST(*dt::parse_offset("+05:30:15") == 19815);
+  BOOST_TEST(!dt::parse_offset("+8:00"));
+  BOOST_TEST(!dt::parse_offset("+19:00"));
+  BOOST_TEST(!dt::parse_offset("+08:0"));
+  BOOST_TEST(!dt::parse_offset("0800"));
+}
+
+BOOST_AUTO_TEST_CASE(berlin_transitions) {
+  const auto z = dt::TimeZone::named("Europe/Berlin", kTzdir);
+  BOOST_TEST(iso(1711846799, z) == "2024-03-31T01:59:59+01:00");
+  BOOST_TEST(iso(1711846800, z) == "2024-03-31T03:00:00+02:00");
+  BOOST_TEST(iso(1729990799, z) == "2024-10-27T02:59:59+02:00");
+  BOOST_TEST(iso(1729990800, z) == "2024-10-27T02:00:00+01:00");
+  BOOST_TEST(z.at(1711846800).abbr == "CEST");
+  BOOST_TEST(z.at(1729990800).abbr == "CET");
+  // Before 1970, and far after the last transition (POSIX footer rule).
+  BOOST_TEST(iso(-15854400, z) == "1969-07-01T13:00:00+01:00");
+  BOOST_TEST(iso(-775828800, z) == "1945-06-01T15:00:00+03:00");
+  BOOST_TEST(iso(4118126400, z) == "2100-07-01T14:00:00+02:00");
+}
+
+BOOST_AUTO_TEST_CASE(new_york_transitions) {
+  const auto z = dt::TimeZone::named("America/New_York", kTzdir);
+  BOOST_TEST(iso(1710053999, z) == "2024-03-10T01:59:59-05:00");
+  BOOST_TEST(iso(1710054000, z) == "2024-03-10T03:00:00-04:00");
+  BOOST_TEST(iso(-299851200, z) == "1960-07-01T08:00:00-04:00");
+  BOOST_TEST(iso(4129250399, z) == "2100-11-07T01:59:59-04:00");
+  BOOST_TEST(iso(4129250400, z) == "2100-11-07T01:00:00-05:00");
+}
+
+BOOST_AUTO_TEST_CASE(local_times_resolve_like_java_time) {
+  const auto berlin = dt::TimeZone::named("Europe/Berlin", kTzdir);
+  const std::int64_t day = dt::days_from_civil(2024, 3, 31) * 86400;
+  // In the spring gap 02:30 does not exist: moved forward to 03:30+02:00.
+  BOOST_TEST(berlin.resolve_local(day + 2 * 3600 + 1800) == day + 3600 + 1800);
+  // In the autumn overlap 02:30 happens twice: the earlier offset wins.
+  const std::int64_t oct = dt::days_from_civil(2024, 10, 27) * 86400;
+  BOOST_TEST(berlin.resolve_local(oct + 2 * 3600 + 1800) == oct + 1800);
+  const auto ny = dt::TimeZone::named("America/New_York", kTzdir);
+  const std::int64_t nov = dt::days_from_civil(2024, 11, 3) * 86400;
+  BOOST_TEST(ny.resolve_local(nov + 3600 + 1800) == nov + 5 * 3600 + 1800);
+  BOOST_TEST(dt::TimeZone::fixed(28800).resolve_local(28800) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(zone_names) {
+  BOOST_TEST(dt::TimeZone::named("+08:00", kTzdir).name() == "+08:00");
+  BOOST_TEST(dt::TimeZone::named("UTC+8", kTzdir).at(0).offset == 28800);
+  BOOST_TEST(dt::TimeZone::named("UTC", kTzdir).name() == "UTC");
+  BOOST_CHECK_EXCEPTION(dt::TimeZone::named("Mars/Olympus", kTzdir), jbx::Error,
+                        [](const jbx::Error& e) {
+                          return e.message ==
+                                 "unknown time zone 'Mars/Olympus'";
+                        });
+  BOOST_CHECK_EXCEPTION(dt::TimeZone::named("../etc/passwd", kTzdir),
+                        jbx::Error, [](const jbx::Error& e) {
+                          return e.message ==
+                                 "unknown time zone '../etc/passwd'";
+                        });
+  BOOST_CHECK_EXCEPTION(
+      dt::TimeZone::named("+25:00", kTzdir), jbx::Error,
+      [](const jbx::Error& e) {
+        return e.message ==
+               "malformed time zone offset '+25:00' (expected +HH:MM, for "
+               "example +08:00)";
+      });
+  BOOST_CHECK_THROW(dt::TimeZone::from_tzif("X", "TZif2"), jbx::Error);
+}
+
+BOOST_AUTO_TEST_CASE(iso_format_fractions_and_years) {
+  const dt::TimeZone utc;
+  BOOST_TEST(iso(0, utc) == "1970-01-01T00:00:00Z");
+  BOOST_TEST(iso(-1, utc, 500000000) == "1969-12-31T23:59:59.500Z");
+  BOOST_TEST(iso(0, utc, 1000) == "1970-01-01T00:00:00.000001Z");
+  BOOST_TEST(iso(0, utc, 1) == "1970-01-01T00:00:00.000000001Z");
+  BOOST_TEST(iso(-62167219200, utc) == "0000-01-01T00:00:00Z");
+  BOOST_TEST(iso(-62167219201, utc) == "-0001-12-31T23:59:59Z");
+  BOOST_TEST(iso(253402300800, utc) == "+10000-01-01T00:00:00Z");
+}
+
+BOOST_AUTO_TEST_CASE(iso_parse) {
+  dt::Parsed p;
+  dt::ParseError err;
+  BOOST_TEST(dt::parse_iso("2024-03-31T01:30:00.25+02:00", p, err));
+  BOOST_TEST(p.local_seconds == 1711848600);
+  BOOST_TEST(p.nanos == 250000000u);
+  BOOST_TEST(*p.offset == 7200);
+  BOOST_TEST(dt::parse_iso("1969-12-31", p, err));
+  BOOST_TEST(p.local_seconds == -86400);
+  BOOST_TEST(!p.offset);
+  BOOST_TEST(dt::parse_iso("1969-12-31 23:59Z", p, err));
+  BOOST_TEST(p.local_seconds == -60);
+  BOOST_TEST(*p.offset == 0);
+  BOOST_TEST(!dt::parse_iso("2024-02-30", p, err));
+  BOOST_TEST(err.message == "day 30 out of range for 2024-02");
+  BOOST_TEST(err.position == 8u);
+  BOOST_TEST(!dt::parse_iso("2024-03-31T25:00", p, err));
+  BOOST_TEST(err.message == "time of day out of range");
+  BOOST_TEST(!dt::parse_iso("2024/03/31", p, err));
+  BOOST_TEST(err.message == "expected '-', found '/'");
+  BOOST_TEST(err.position == 4u);
+  BOOST_TEST(!dt::parse_iso("2024-03-31T10:00+2:0", p, err));
+  BOOST_TEST(err.position == 16u);
+}
+
+BOOST_AUTO_TEST_CASE(pattern_format) {
+  const dt::TimeZone utc;
+  const auto berlin = dt::TimeZone::named("Europe/Berlin", kTzdir);
+  const std::int64_t t = 1711846800;  // 2024-03-31T01:00:00Z, a Sunday
+  BOOST_TEST(fmt_pattern("yyyy-MM-dd HH:mm:ss", t, utc) ==
+             "2024-03-31 01:00:00");
+  BOOST_TEST(fmt_pattern("yyyy/MM/dd'T'HH:mm", t, berlin) ==
+             "2024/03/31T03:00");
+  BOOST_TEST(fmt_pattern("EEE, d MMM yy hh:mm a z", t, berlin) ==
+             "Sun, 31 Mar 24 03:00 AM CEST");
+  BOOST_TEST(fmt_pattern("EEEE MMMM", t, utc) == "Sunday March");
+  BOOST_TEST(fmt_pattern("HH:mm:ss.SSS", t, utc, 123456789) == "01:00:00.123");
+  BOOST_TEST(fmt_pattern("Z|ZZZZ|ZZZZZ|X|XX|XXX", t, berlin) ==
+             "+0200|GMT+02:00|+02:00|+02|+0200|+02:00");
+  BOOST_TEST(fmt_pattern("Z|ZZZZ|ZZZZZ|X|XXX|z", t, utc) ==
+             "+0000|GMT|Z|Z|Z|UTC");
+  BOOST_TEST(fmt_pattern("''h'' 'o''clock'", t, utc) == "'1' o'clock");
+  BOOST_TEST(fmt_pattern("yyyy-MM-dd", -2203891200, utc) == "1900-03-01");
+  BOOST_TEST(fmt_pattern("h a", 12 * 3600, utc) == "12 PM");
+}
+
+BOOST_AUTO_TEST_CASE(pattern_errors_name_the_letter) {
+  BOOST_TEST(usage_message("yyyy-QQ") ==
+             "unknown letter 'Q' in date pattern 'yyyy-QQ'");
+  BOOST_TEST(usage_message("dddd") ==
+             "too many letters 'dddd' in date pattern 'dddd'");
+  BOOST_TEST(usage_message("yyyy 'at") ==
+             "unclosed quote in date pattern 'yyyy 'at'");
+}
+
+BOOST_AUTO_TEST_CASE(pattern_parse) {
+  dt::Parsed p;
+  dt::ParseError err;
+  const auto pat = dt::DatePattern::compile("yyyy-MM-dd HH:mm:ss");
+  BOOST_TEST(pat.parse("2024-03-31 02:30:00", p, err, kTzdir));
+  BOOST_TEST(p.local_seconds == 1711852200);
+  BOOST_TEST(!p.offset);
+  BOOST_TEST(!pat.parse("2024-03-31 02:30", p, err, kTzdir));
+  BOOST_TEST(err.message == "expected ':', found end of text");
+  BOOST_TEST(err.position == 16u);
+
+  const auto ampm = dt::DatePattern::compile("dd/MM/yyyy hh:mm a XXX");
+  BOOST_TEST(ampm.parse("01/07/1960 08:00 PM -04:00", p, err, kTzdir));
+  BOOST_TEST(p.local_seconds == -299822400);
+  BOOST_TEST(*p.offset == -14400);
+
+  const auto named = dt::DatePattern::compile("EEE MMM d yyyy z");
+  BOOST_TEST(named.parse("Sun Mar 31 2024 Europe/Berlin", p, err, kTzdir));
+  BOOST_TEST(p.zone->name() == "Europe/Berlin");
+  BOOST_TEST(!named.parse("Mon Mar 31 2024 UTC", p, err, kTzdir));
+  BOOST_TEST(err.message == "2024-03-31 is a Sunday, not a Monday");
+  BOOST_TEST(err.position == 0u);
+
+  const auto compact = dt::DatePattern::compile("yyyyMMddHHmmssSSS");
+  BOOST_TEST(compact.parse("19691231235959250", p, err, kTzdir));
+  BOOST_TEST(p.local_seconds == -1);
+  BOOST_TEST(p.nanos == 250000000u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
