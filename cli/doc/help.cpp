@@ -2,59 +2,119 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string_view>
 #include <vector>
+
+#include "cli/doc/text.h"
 
 namespace jbx::cli {
 
 namespace {
 
-std::string flag_label(const FlagSpec& f) {
+constexpr std::size_t kWidth = 79;
+// Summaries start at most this far in; longer labels push them right.
+constexpr std::size_t kMaxLabelColumn = 26;
+
+std::string short_label(const FlagSpec& f) {
   std::string s = f.short_name != 0 ? fmt::format("-{}, ", f.short_name)
                                     : std::string("    ");
-  s += fmt::format("--{}", f.long_name);
-  if (!f.value_name.empty()) s += fmt::format(" {}", f.value_name);
-  return s;
+  return s + doc::flag_label(f);
+}
+
+/// One "  LABEL  SUMMARY" line, the summary at `column`.
+std::string summary_line(std::string_view label, std::string_view summary,
+                         std::size_t column) {
+  std::string out = "  ";
+  out += label;
+  const std::size_t used = 2 + doc::display_width(label);
+  out.append(used + 2 <= column ? column - used : 2, ' ');
+  out += summary;
+  out += '\n';
+  return out;
+}
+
+std::string top_help() {
+  std::string out =
+      "jbx: convert, reformat, query and validate JSON and binary JSON\n\n"
+      "Usage: jbx COMMAND [OPTIONS] [FILE...]\n\nCommands:\n";
+  for (const CommandSpec& c : command_table()) {
+    out += summary_line(c.name, c.summary, 14);
+  }
+  out += summary_line("help", "Print help for a command", 14);
+  out += "\nOptions:\n";
+  out += summary_line("-h, --help", "Print help", 17);
+  out += summary_line("-V, --version", "Print the version", 17);
+  out += "\nRun 'jbx COMMAND --help' or 'man jbx-COMMAND' for details.\n";
+  return out;
+}
+
+std::string flag_details(const FlagSpec& f) {
+  std::string out;
+  for (std::string_view para : doc::paragraphs(f.details)) {
+    if (!out.empty()) out += '\n';
+    out += doc::wrap(doc::plain_prose(para), kWidth, 8);
+  }
+  if (!f.choices.empty()) {
+    std::string choices = "Choices: ";
+    for (std::size_t i = 0; i < f.choices.size(); ++i) {
+      if (i > 0) choices += ", ";
+      choices += f.choices[i];
+    }
+    out += doc::wrap(choices + ".", kWidth, 8);
+  }
+  if (f.repeatable) out += doc::wrap("May be given several times.", kWidth, 8);
+  return out;
 }
 
 }  // namespace
 
-std::string render_help(const CommandSpec* cmd) {
-  std::string out;
-  if (cmd == nullptr) {
-    out +=
-        "jbx: convert, reformat, query and validate JSON and binary JSON\n\n";
-    out += "Usage: jbx COMMAND [OPTIONS] [FILE...]\n\nCommands:\n";
-    for (const CommandSpec& c : command_table()) {
-      out += fmt::format("  {:<10} {}\n", c.name, c.summary);
+std::string render_help(const CommandSpec* cmd, bool long_form) {
+  if (cmd == nullptr) return top_help();
+  std::string out = fmt::format("jbx {}: {}\n\nUsage: jbx {} {}\n", cmd->name,
+                                cmd->summary, cmd->name, cmd->synopsis);
+  if (long_form) {
+    for (std::string_view para : doc::paragraphs(cmd->description)) {
+      out += '\n';
+      out += doc::wrap(doc::plain_prose(para), kWidth, 0);
     }
-    out += "\nOptions:\n";
-    out += "  -h, --help     Print help (jbx help COMMAND for a command)\n";
-    out += "  -V, --version  Print the version\n";
-    out += "\nRun 'jbx COMMAND --help' or 'man jbx-COMMAND' for details.\n";
-    return out;
   }
-  out += fmt::format("jbx {}: {}\n\nUsage: jbx {} {}\n\n", cmd->name,
-                     cmd->summary, cmd->name, cmd->synopsis);
-  std::vector<std::string_view> categories;
-  for (const FlagSpec& f : flag_table()) {
-    if ((f.commands & cmd->bit) == 0 || f.hidden) continue;
-    bool seen = false;
-    for (auto c : categories) seen = seen || c == f.category;
-    if (!seen) categories.push_back(f.category);
+  const std::vector<const FlagSpec*> flags = doc::flags_for(*cmd);
+  std::size_t column = 0;
+  for (const FlagSpec* f : flags) {
+    column = std::max(column, 2 + doc::display_width(short_label(*f)) + 2);
   }
-  for (std::string_view cat : categories) {
-    std::string title(cat);
-    if (!title.empty()) title[0] = static_cast<char>(std::toupper(title[0]));
-    out += fmt::format("{} options:\n", title);
-    for (const FlagSpec& f : flag_table()) {
-      if ((f.commands & cmd->bit) == 0 || f.hidden || f.category != cat) {
+  column = std::min(column, kMaxLabelColumn);
+  for (std::string_view cat : doc::categories_for(*cmd)) {
+    out += fmt::format("\n{} options:\n", doc::category_title(cat));
+    bool first = true;
+    for (const FlagSpec* f : flags) {
+      if (f->category != cat) continue;
+      if (!long_form) {
+        out += summary_line(short_label(*f), f->summary, column);
         continue;
       }
-      out += fmt::format("  {:<24} {}\n", flag_label(f), f.summary);
+      if (!first) out += '\n';
+      first = false;
+      out += "  " + short_label(*f) + "\n" + flag_details(*f);
     }
-    out += '\n';
   }
-  out += "  -h, --help               Print this help\n";
+  out += "\nHelp:\n";
+  out += long_form ? "  -h, --help\n" +
+                         doc::wrap(
+                             "-h prints a summary of each option, --help "
+                             "their details.",
+                             kWidth, 8)
+                   : summary_line("-h, --help",
+                                  "Print help (--help for details)", column);
+  if (long_form && !cmd->examples.empty()) {
+    out += "\nExamples:\n";
+    for (const Example& e : cmd->examples) {
+      out += doc::wrap(e.description, kWidth, 2);
+      out += "    $ " + doc::example_shell_line(e) + "\n";
+    }
+  }
+  out += fmt::format("\nSee 'man jbx-{}' for more.\n", cmd->name);
   return out;
 }
 
