@@ -1,0 +1,533 @@
+#include "formats/json/json_writer.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace jbx {
+
+namespace {
+
+// jq 1.7.1's default palette (null, false, true, numbers, strings, arrays,
+// objects, object keys) and its layout of colour codes around punctuation.
+constexpr std::string_view kNullColor = "\x1b[1;30m";
+constexpr std::string_view kScalarColor = "\x1b[0;39m";  // false true numbers
+constexpr std::string_view kStringColor = "\x1b[0;32m";
+constexpr std::string_view kContainerColor = "\x1b[1;39m";
+constexpr std::string_view kKeyColor = "\x1b[34;1m";
+constexpr std::string_view kReset = "\x1b[0m";
+
+constexpr char kHex[] = "0123456789abcdef";
+
+// What a byte needs inside a JSON string: 0 nothing, 'u' the \u00XX form,
+// else the letter of its short escape.
+constexpr std::array<char, 256> make_escape_table() {
+  std::array<char, 256> t{};
+  for (int c = 0; c < 0x20; ++c) t[static_cast<std::size_t>(c)] = 'u';
+  t['\b'] = 'b';
+  t['\f'] = 'f';
+  t['\n'] = 'n';
+  t['\r'] = 'r';
+  t['\t'] = 't';
+  t['"'] = '"';
+  t['\\'] = '\\';
+  return t;
+}
+constexpr std::array<char, 256> kEscape = make_escape_table();
+
+constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+
+// True when any of the 8 bytes of `v` needs escaping (exact, no false
+// negatives): a control character, '"' or '\\', or (ascii) a byte >= 0x80.
+inline bool needs_escape8(std::uint64_t v, bool ascii) {
+  const std::uint64_t ctrl = (v - kOnes * 0x20) & ~v;
+  const std::uint64_t q = v ^ (kOnes * '"');
+  const std::uint64_t bs = v ^ (kOnes * '\\');
+  const std::uint64_t quote = (q - kOnes) & ~q;
+  const std::uint64_t back = (bs - kOnes) & ~bs;
+  std::uint64_t m = (ctrl | quote | back) & kHighs;
+  if (ascii) m |= v & kHighs;
+  return m != 0;
+}
+
+inline char* put_u16(char* p, unsigned cp) {
+  p[0] = '\\';
+  p[1] = 'u';
+  p[2] = kHex[(cp >> 12) & 0xF];
+  p[3] = kHex[(cp >> 8) & 0xF];
+  p[4] = kHex[(cp >> 4) & 0xF];
+  p[5] = kHex[cp & 0xF];
+  return p + 6;
+}
+
+// Days since 1970-01-01 to a civil date (H. Hinnant's algorithm).
+void civil_from_days(std::int64_t z, std::int64_t& y, unsigned& m,
+                     unsigned& d) {
+  z += 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const auto doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  y = static_cast<std::int64_t>(yoe) + era * 400;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp < 10 ? mp + 3 : mp - 9;
+  if (m <= 2) ++y;
+}
+
+void append_2(std::string& s, unsigned v) {
+  s += static_cast<char>('0' + v / 10);
+  s += static_cast<char>('0' + v % 10);
+}
+
+void append_date(std::string& s, std::int64_t days) {
+  std::int64_t y = 0;
+  unsigned m = 0;
+  unsigned d = 0;
+  civil_from_days(days, y, m, d);
+  char buf[32];
+  if (y >= 0 && y <= 9999) {
+    const auto uy = static_cast<unsigned>(y);
+    s += static_cast<char>('0' + uy / 1000);
+    s += static_cast<char>('0' + uy / 100 % 10);
+    s += static_cast<char>('0' + uy / 10 % 10);
+    s += static_cast<char>('0' + uy % 10);
+  } else {
+    // ISO 8601 expanded years carry a sign.
+    if (y > 0) s += '+';
+    auto r = std::to_chars(buf, buf + sizeof buf, y);
+    s.append(buf, r.ptr);
+  }
+  s += '-';
+  append_2(s, m);
+  s += '-';
+  append_2(s, d);
+}
+
+void append_time(std::string& s, std::int64_t secs_of_day,
+                 std::uint32_t nanos) {
+  const auto t = static_cast<unsigned>(secs_of_day);
+  append_2(s, t / 3600);
+  s += ':';
+  append_2(s, t / 60 % 60);
+  s += ':';
+  append_2(s, t % 60);
+  if (nanos != 0) {
+    // Only as many fraction digits as needed: 3, 6 or 9.
+    int digits = 9;
+    std::uint32_t frac = nanos;
+    if (nanos % 1000000 == 0) {
+      digits = 3;
+      frac = nanos / 1000000;
+    } else if (nanos % 1000 == 0) {
+      digits = 6;
+      frac = nanos / 1000;
+    }
+    char buf[10];
+    for (int i = digits - 1; i >= 0; --i) {
+      buf[i] = static_cast<char>('0' + frac % 10);
+      frac /= 10;
+    }
+    s += '.';
+    s.append(buf, static_cast<std::size_t>(digits));
+  }
+}
+
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+  std::int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+}  // namespace
+
+JsonWriter::JsonWriter(Sink& out, const WriteOptions& o) : out_(out), opt_(o) {
+  if (opt_.lines) opt_.compact = true;
+  pretty_ = !opt_.compact && (opt_.tab || opt_.indent > 0);
+  unit_ = opt_.tab ? 1 : static_cast<std::size_t>(std::max(opt_.indent, 0));
+  indent_.assign(1, '\n');
+  indent_.append(4096, opt_.tab ? '\t' : ' ');
+  stack_.reserve(64);
+}
+
+void JsonWriter::newline_indent(std::size_t depth) {
+  std::size_t n = depth * unit_;
+  if (n + 1 <= indent_.size()) {
+    out_.write(std::string_view(indent_.data(), n + 1));
+    return;
+  }
+  out_.put('\n');
+  while (n > 0) {
+    const std::size_t k = std::min(n, indent_.size() - 1);
+    out_.write(std::string_view(indent_.data() + 1, k));
+    n -= k;
+  }
+}
+
+void JsonWriter::separator() {
+  Frame& f = stack_.back();
+  if (opt_.color) {
+    if (!f.first) {
+      out_.write(kContainerColor);
+      out_.put(',');
+    }
+    out_.write(kReset);
+  } else if (!f.first) {
+    out_.put(',');
+  }
+  f.first = false;
+  if (pretty_) newline_indent(stack_.size());
+}
+
+void JsonWriter::before_value() {
+  if (!stack_.empty() && !stack_.back().object) separator();
+  if (!pending_.empty()) open_wrappers(false);
+}
+
+void JsonWriter::after_value() {
+  while (!stack_.empty() && stack_.back().wrapper) close_container('}');
+}
+
+void JsonWriter::open_wrappers(bool next_is_object) {
+  // Move the list out: key() and string_value() below re-enter the writer.
+  std::vector<Pending> list;
+  list.swap(pending_);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Pending& p = list[i];
+    if (i + 1 == list.size() && next_is_object &&
+        p.kind == Annotation::Kind::type_name) {
+      type_name_for_object_ = p.name;
+      have_type_name_for_object_ = true;
+      break;
+    }
+    if (opt_.color) out_.write(kContainerColor);
+    out_.put('{');
+    stack_.push_back(Frame{true, true, true});
+    key("@type");
+    if (p.kind == Annotation::Kind::type_name) {
+      write_string(p.name, opt_.color ? kStringColor.data() : nullptr);
+    } else {
+      write_string("tag:" + std::to_string(p.tag),
+                   opt_.color ? kStringColor.data() : nullptr);
+    }
+    key("@value");
+  }
+  list.clear();
+  pending_.swap(list);  // keep the capacity
+}
+
+void JsonWriter::open_container(char c, bool object) {
+  if (!stack_.empty() && !stack_.back().object) separator();
+  if (!pending_.empty()) open_wrappers(object);
+  if (opt_.color) out_.write(kContainerColor);
+  out_.put(c);
+  stack_.push_back(Frame{object, true, false});
+}
+
+void JsonWriter::close_container(char c) {
+  const bool empty = stack_.back().first;
+  stack_.pop_back();
+  if (!empty) {
+    if (pretty_) newline_indent(stack_.size());
+    if (opt_.color) out_.write(kContainerColor);
+  }
+  out_.put(c);
+  if (opt_.color) out_.write(kReset);
+}
+
+Flow JsonWriter::begin_object() {
+  open_container('{', true);
+  if (have_type_name_for_object_) {
+    have_type_name_for_object_ = false;
+    key("@type");
+    write_string(type_name_for_object_,
+                 opt_.color ? kStringColor.data() : nullptr);
+  }
+  return Flow::visit;
+}
+
+Flow JsonWriter::key(std::string_view name) {
+  separator();
+  write_string(name, opt_.color ? kKeyColor.data() : nullptr);
+  if (opt_.color) {
+    out_.write(kContainerColor);
+    out_.put(':');
+    out_.write(kReset);
+  } else {
+    out_.put(':');
+  }
+  if (pretty_) out_.put(' ');
+  return Flow::visit;
+}
+
+void JsonWriter::end_object() {
+  close_container('}');
+  after_value();
+}
+
+Flow JsonWriter::begin_array() {
+  open_container('[', false);
+  return Flow::visit;
+}
+
+void JsonWriter::end_array() {
+  close_container(']');
+  after_value();
+}
+
+void JsonWriter::write_scalar(std::string_view text, const char* color) {
+  before_value();
+  if (opt_.color) {
+    out_.write(color);
+    out_.write(text);
+    out_.write(kReset);
+  } else {
+    out_.write(text);
+  }
+  after_value();
+}
+
+void JsonWriter::null_value() { write_scalar("null", kNullColor.data()); }
+
+void JsonWriter::bool_value(bool b) {
+  write_scalar(b ? "true" : "false", kScalarColor.data());
+}
+
+void JsonWriter::int_value(std::int64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  write_scalar(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)),
+               kScalarColor.data());
+}
+
+void JsonWriter::uint_value(std::uint64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  write_scalar(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)),
+               kScalarColor.data());
+}
+
+void JsonWriter::double_value(double v) {
+  if (!std::isfinite(v)) {
+    const char* name =
+        std::isnan(v) ? "NaN" : (v > 0 ? "Infinity" : "-Infinity");
+    switch (opt_.nan) {
+      case NanPolicy::null:
+        null_value();
+        return;
+      case NanPolicy::string:
+        string_value(name);
+        return;
+      case NanPolicy::error:
+        break;
+    }
+    throw Error(Errc::lossy, std::string(std::isnan(v) ? "NaN" : "infinity") +
+                                 " cannot be written as JSON (use --nan)");
+  }
+  char buf[40];
+  auto r = std::to_chars(buf, buf + 32, v);
+  char* end = r.ptr;
+  // Keep it a double when read back: "2" becomes "2.0".
+  if (std::memchr(buf, '.', static_cast<std::size_t>(end - buf)) == nullptr &&
+      std::memchr(buf, 'e', static_cast<std::size_t>(end - buf)) == nullptr) {
+    *end++ = '.';
+    *end++ = '0';
+  }
+  write_scalar(std::string_view(buf, static_cast<std::size_t>(end - buf)),
+               kScalarColor.data());
+}
+
+void JsonWriter::number_text(std::string_view text) {
+  write_scalar(text, kScalarColor.data());
+}
+
+void JsonWriter::string_value(std::string_view utf8) {
+  before_value();
+  write_string(utf8, opt_.color ? kStringColor.data() : nullptr);
+  after_value();
+}
+
+void JsonWriter::write_string(std::string_view s, const char* color) {
+  if (color != nullptr) out_.write(color);
+  const bool ascii = opt_.ascii;
+  const char* in = s.data();
+  std::size_t n = s.size();
+  // Worst case 6 output bytes per input byte (\u00XX); strings are done in
+  // bounded chunks so a huge string never needs a huge reservation.
+  constexpr std::size_t kChunk = 16384;
+  char* p = out_.reserve(std::min(n, kChunk) * 6 + 2);
+  *p++ = '"';
+  while (n > 0) {
+    std::size_t chunk = std::min(n, kChunk);
+    if (chunk < n && ascii) {
+      // Do not split a UTF-8 sequence between chunks.
+      while (chunk > 0 &&
+             (static_cast<unsigned char>(in[chunk]) & 0xC0) == 0x80) {
+        --chunk;
+      }
+      if (chunk == 0) chunk = std::min(n, kChunk);
+    }
+    const char* end = in + chunk;
+    while (in < end) {
+      if (end - in >= 8) {
+        std::uint64_t v;
+        std::memcpy(&v, in, 8);
+        if (!needs_escape8(v, ascii)) {
+          std::memcpy(p, in, 8);
+          p += 8;
+          in += 8;
+          continue;
+        }
+      }
+      const auto c = static_cast<unsigned char>(*in);
+      const char e = kEscape[c];
+      if (e == 0 && !(ascii && c >= 0x80)) {
+        *p++ = static_cast<char>(c);
+        ++in;
+      } else if (e == 'u') {
+        p = put_u16(p, c);
+        ++in;
+      } else if (e != 0) {
+        *p++ = '\\';
+        *p++ = e;
+        ++in;
+      } else {
+        // ASCII mode, a UTF-8 sequence (valid by the readers' contract).
+        unsigned cp = 0;
+        int len = 1;
+        if (c >= 0xF0) {
+          cp = c & 0x07u;
+          len = 4;
+        } else if (c >= 0xE0) {
+          cp = c & 0x0Fu;
+          len = 3;
+        } else {
+          cp = c & 0x1Fu;
+          len = 2;
+        }
+        if (end - in < len) len = static_cast<int>(end - in);
+        for (int i = 1; i < len; ++i) {
+          cp = (cp << 6) | (static_cast<unsigned char>(in[i]) & 0x3Fu);
+        }
+        in += len;
+        if (cp >= 0x10000) {
+          cp -= 0x10000;
+          p = put_u16(p, 0xD800 | (cp >> 10));
+          p = put_u16(p, 0xDC00 | (cp & 0x3FF));
+        } else {
+          p = put_u16(p, cp);
+        }
+      }
+    }
+    n -= chunk;
+    out_.commit(p);
+    p = out_.reserve(std::min(n, kChunk) * 6 + 2);
+  }
+  *p++ = '"';
+  out_.commit(p);
+  if (color != nullptr) out_.write(kReset);
+}
+
+void JsonWriter::bytes_value(std::span<const std::uint8_t> bytes) {
+  static constexpr char kB64[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static constexpr char kB64Url[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  if (opt_.bytes == BytesEncoding::array) {
+    begin_array();
+    for (const std::uint8_t b : bytes) int_value(b);
+    end_array();
+    return;
+  }
+  scratch_.clear();
+  if (opt_.bytes == BytesEncoding::hex) {
+    scratch_.reserve(bytes.size() * 2);
+    for (const std::uint8_t b : bytes) {
+      scratch_ += kHex[b >> 4];
+      scratch_ += kHex[b & 0xF];
+    }
+  } else {
+    // base64 is padded (RFC 4648 section 4); base64url is not (section 5,
+    // as JWT and most JSON uses do).
+    const bool url = opt_.bytes == BytesEncoding::base64url;
+    const char* table = url ? kB64Url : kB64;
+    scratch_.reserve((bytes.size() + 2) / 3 * 4);
+    std::size_t i = 0;
+    for (; i + 3 <= bytes.size(); i += 3) {
+      const std::uint32_t v = (std::uint32_t{bytes[i]} << 16) |
+                              (std::uint32_t{bytes[i + 1]} << 8) | bytes[i + 2];
+      scratch_ += table[v >> 18];
+      scratch_ += table[(v >> 12) & 63];
+      scratch_ += table[(v >> 6) & 63];
+      scratch_ += table[v & 63];
+    }
+    const std::size_t rest = bytes.size() - i;
+    if (rest > 0) {
+      std::uint32_t v = std::uint32_t{bytes[i]} << 16;
+      if (rest == 2) v |= std::uint32_t{bytes[i + 1]} << 8;
+      scratch_ += table[v >> 18];
+      scratch_ += table[(v >> 12) & 63];
+      if (rest == 2) scratch_ += table[(v >> 6) & 63];
+      if (!url) scratch_.append(rest == 2 ? 1 : 2, '=');
+    }
+  }
+  before_value();
+  write_string(scratch_, opt_.color ? kStringColor.data() : nullptr);
+  after_value();
+}
+
+void JsonWriter::timestamp_value(const Timestamp& t) {
+  std::string s;
+  switch (t.kind) {
+    case Timestamp::Kind::local_date:
+      append_date(s, floor_div(t.seconds, 86400));
+      break;
+    case Timestamp::Kind::local_time:
+      append_time(s, t.seconds - floor_div(t.seconds, 86400) * 86400, t.nanos);
+      break;
+    case Timestamp::Kind::local_date_time:
+    case Timestamp::Kind::instant: {
+      std::int64_t secs = t.seconds;
+      const bool offset = t.kind == Timestamp::Kind::instant && t.has_offset;
+      if (offset) secs += t.offset_seconds;
+      const std::int64_t days = floor_div(secs, 86400);
+      append_date(s, days);
+      s += 'T';
+      append_time(s, secs - days * 86400, t.nanos);
+      if (t.kind == Timestamp::Kind::instant) {
+        if (!offset || t.offset_seconds == 0) {
+          s += offset ? "+00:00" : "Z";
+        } else {
+          std::int32_t o = t.offset_seconds;
+          s += o < 0 ? '-' : '+';
+          if (o < 0) o = -o;
+          append_2(s, static_cast<unsigned>(o / 3600));
+          s += ':';
+          append_2(s, static_cast<unsigned>(o / 60 % 60));
+        }
+      }
+      break;
+    }
+  }
+  before_value();
+  write_string(s, opt_.color ? kStringColor.data() : nullptr);
+  after_value();
+}
+
+void JsonWriter::annotation(const Annotation& a) {
+  if (opt_.drop_type_names) return;
+  pending_.push_back(Pending{a.kind, std::string(a.name), a.tag});
+}
+
+void JsonWriter::end_document() {
+  out_.put('\n');
+  stack_.clear();
+  pending_.clear();
+  have_type_name_for_object_ = false;
+}
+
+}  // namespace jbx
