@@ -3,6 +3,7 @@
 // signature first, JSON text last.
 #include <algorithm>
 
+#include "formats/cbor/cbor_format.h"
 #include "formats/format.h"
 #include "formats/json/json_format.h"
 
@@ -11,6 +12,7 @@ namespace jbx {
 namespace {
 
 const FormatSpec* const kFormats[] = {
+    &kCborFormat,  // tag 55799, or a strict trial decode (cbor_reader.h)
     &kJsonLinesFormat,  // never sniffed: chosen by extension or --lines
     &kJsonFormat,
 };

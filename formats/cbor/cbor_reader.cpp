@@ -1,0 +1,875 @@
+#include "formats/cbor/cbor_reader.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "formats/cbor/cbor_bignum.h"
+#include "formats/cbor/cbor_time.h"
+
+namespace jbx {
+
+namespace {
+
+// Tags whose content already has the right JSON meaning (expected base64
+// conversions 21-23, URI, base64 text, regular expression, MIME message):
+// the content is read as if untagged.
+bool passes_through(std::uint64_t tag) {
+  return (tag >= 21 && tag <= 23) || (tag >= 32 && tag <= 36);
+}
+
+// Returns the offset of the first byte that is not part of valid UTF-8
+// (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF), or
+// npos when all of `s` is valid.
+std::size_t invalid_utf8_at(const std::uint8_t* s, std::size_t n) {
+  std::size_t i = 0;
+  while (i < n) {
+    // ASCII fast path, eight bytes at a time.
+    if (i + 8 <= n) {
+      std::uint64_t w;
+      std::memcpy(&w, s + i, 8);
+      if ((w & 0x8080808080808080ull) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    const std::uint8_t c = s[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len = 0;
+    std::uint8_t lo = 0x80, hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) {
+      len = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      len = 3;
+      if (c == 0xe0) lo = 0xa0;
+      if (c == 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      len = 4;
+      if (c == 0xf0) lo = 0x90;
+      if (c == 0xf4) hi = 0x8f;
+    } else {
+      return i;
+    }
+    if (i + 1 >= n || s[i + 1] < lo || s[i + 1] > hi) return i;
+    for (std::size_t k = 2; k < len; ++k) {
+      if (i + k >= n || (s[i + k] & 0xc0) != 0x80) return i;
+    }
+    i += len;
+  }
+  return std::string::npos;
+}
+
+double half_to_double(std::uint16_t h) {
+  const int exp = (h >> 10) & 0x1f;
+  const int mant = h & 0x3ff;
+  double v;
+  if (exp == 0) {
+    v = std::ldexp(mant, -24);
+  } else if (exp != 31) {
+    v = std::ldexp(mant + 1024, exp - 25);
+  } else if (mant == 0) {
+    v = INFINITY;
+  } else {
+    // Keep the payload: the quiet bit and the 9 payload bits move to the
+    // top of the float64 mantissa, as a float16 -> float64 widening does.
+    std::uint64_t bits =
+        0x7ff0000000000000ull | (static_cast<std::uint64_t>(mant) << 42);
+    std::memcpy(&v, &bits, 8);
+  }
+  return (h & 0x8000) != 0 ? -v : v;
+}
+
+const char* major_name(int major) {
+  static constexpr const char* kNames[] = {"unsigned integer",
+                                           "negative integer",
+                                           "byte string",
+                                           "text string",
+                                           "array",
+                                           "map",
+                                           "tag",
+                                           "simple value"};
+  return kNames[major];
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out.push_back('"');
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      default:
+        if (c < 0x20) {
+          out += "\\u00";
+          out.push_back(kHex[c >> 4]);
+          out.push_back(kHex[c & 15]);
+        } else {
+          out.push_back(ch);
+        }
+    }
+  }
+  out.push_back('"');
+}
+
+void append_base64(std::string& out, std::span<const std::uint8_t> b) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::size_t i = 0;
+  for (; i + 3 <= b.size(); i += 3) {
+    const std::uint32_t v =
+        (std::uint32_t{b[i]} << 16) | (std::uint32_t{b[i + 1]} << 8) | b[i + 2];
+    for (int s = 18; s >= 0; s -= 6) out.push_back(kAlphabet[(v >> s) & 63]);
+  }
+  if (i + 1 == b.size()) {
+    const std::uint32_t v = std::uint32_t{b[i]} << 16;
+    out.push_back(kAlphabet[(v >> 18) & 63]);
+    out.push_back(kAlphabet[(v >> 12) & 63]);
+    out += "==";
+  } else if (i + 2 == b.size()) {
+    const std::uint32_t v =
+        (std::uint32_t{b[i]} << 16) | (std::uint32_t{b[i + 1]} << 8);
+    out.push_back(kAlphabet[(v >> 18) & 63]);
+    out.push_back(kAlphabet[(v >> 12) & 63]);
+    out.push_back(kAlphabet[(v >> 6) & 63]);
+    out.push_back('=');
+  }
+}
+
+// Renders a non-text map key as compact JSON text ("1", "true", "[1,2]");
+// a string, byte string (base64) or date at the top level is written
+// without quotes, since it becomes the key's text itself.
+class KeyText final : public Handler {
+ public:
+  explicit KeyText(std::string& out) : out_(out) {}
+
+  Flow begin_object() override {
+    sep();
+    out_.push_back('{');
+    first_.push_back(true);
+    return Flow::visit;
+  }
+  Flow key(std::string_view name) override {
+    if (!first_.back()) out_.push_back(',');
+    first_.back() = false;
+    append_json_string(out_, name);
+    out_.push_back(':');
+    after_key_ = true;
+    return Flow::visit;
+  }
+  void end_object() override {
+    out_.push_back('}');
+    first_.pop_back();
+  }
+  Flow begin_array() override {
+    sep();
+    out_.push_back('[');
+    first_.push_back(true);
+    return Flow::visit;
+  }
+  void end_array() override {
+    out_.push_back(']');
+    first_.pop_back();
+  }
+  void null_value() override { raw("null"); }
+  void bool_value(bool b) override { raw(b ? "true" : "false"); }
+  void int_value(std::int64_t v) override { raw(std::to_string(v)); }
+  void uint_value(std::uint64_t v) override { raw(std::to_string(v)); }
+  void double_value(double v) override {
+    if (std::isnan(v)) return raw("NaN");
+    if (std::isinf(v)) return raw(v < 0 ? "-Infinity" : "Infinity");
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    raw(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+  }
+  void number_text(std::string_view t) override { raw(t); }
+  void string_value(std::string_view s) override { text(s); }
+  void bytes_value(std::span<const std::uint8_t> b) override {
+    std::string s;
+    append_base64(s, b);
+    text(s);
+  }
+  void timestamp_value(const Timestamp& t) override {
+    auto s = t.kind == Timestamp::Kind::instant
+                 ? cbor::detail::format_rfc3339(t)
+                 : cbor::detail::format_local(t);
+    if (s) {
+      text(*s);
+    } else {
+      raw(std::to_string(t.seconds));
+    }
+  }
+  void annotation(const Annotation&) override {}
+  void end_document() override {}
+
+ private:
+  void sep() {
+    if (first_.empty()) return;
+    if (after_key_) {
+      after_key_ = false;
+    } else if (first_.back()) {
+      first_.back() = false;
+    } else {
+      out_.push_back(',');
+    }
+  }
+  void raw(std::string_view s) {
+    sep();
+    out_ += s;
+  }
+  void text(std::string_view s) {
+    if (first_.empty()) {
+      out_ += s;
+      return;
+    }
+    sep();
+    append_json_string(out_, s);
+  }
+
+  std::string& out_;
+  std::vector<bool> first_;
+  bool after_key_ = false;
+};
+
+struct Head {
+  std::uint8_t major = 0;
+  std::uint8_t ai = 0;
+  bool indefinite = false;
+  std::uint64_t arg = 0;
+  std::size_t offset = 0;  // of the initial byte
+};
+
+// One pass over the items of a buffer. `h == nullptr` means "decode and
+// check, emit nothing": used for skipped containers, after Flow::stop and
+// for sniffing.
+class Decoder {
+ public:
+  Decoder(const std::uint8_t* begin, std::size_t size, std::size_t pos,
+          const ReadOptions& o, bool sniffing)
+      : begin_(begin),
+        end_(begin + size),
+        p_(begin + pos),
+        opts_(o),
+        sniffing_(sniffing) {}
+
+  std::size_t pos() const { return static_cast<std::size_t>(p_ - begin_); }
+  bool at_end() const { return p_ == end_; }
+
+  void item(Handler* h, std::uint32_t depth) {
+    const Head hd = head();
+    switch (hd.major) {
+      case 0:
+        if (h == nullptr) return;
+        if (hd.arg <= static_cast<std::uint64_t>(INT64_MAX)) {
+          h->int_value(static_cast<std::int64_t>(hd.arg));
+        } else {
+          h->uint_value(hd.arg);
+        }
+        return;
+      case 1:
+        if (h == nullptr) return;
+        if (hd.arg <= static_cast<std::uint64_t>(INT64_MAX)) {
+          h->int_value(-1 - static_cast<std::int64_t>(hd.arg));
+        } else {
+          // -1 - arg is below INT64_MIN: exact text.
+          h->number_text(
+              "-" + cbor::detail::decimal_increment(std::to_string(hd.arg)));
+        }
+        return;
+      case 2: {
+        const auto b = bytes(hd);
+        if (h != nullptr) h->bytes_value(b);
+        return;
+      }
+      case 3: {
+        const std::string_view s = text(hd);
+        if (h != nullptr) h->string_value(s);
+        return;
+      }
+      case 4:
+        return array(hd, h, depth);
+      case 5:
+        return map(hd, h, depth);
+      case 6:
+        return tag(hd, h, depth);
+      default:
+        return simple(hd, h);
+    }
+  }
+
+ private:
+  [[noreturn]] void fail(Errc code, std::string msg, std::size_t offset) {
+    Error e(code, std::move(msg), offset);
+    e.binary = true;
+    throw e;
+  }
+  [[noreturn]] void fail_end(const char* what) {
+    fail(Errc::unexpected_end,
+         std::string("unexpected end of input in ") + what,
+         static_cast<std::size_t>(end_ - begin_));
+  }
+  std::size_t left() const { return static_cast<std::size_t>(end_ - p_); }
+
+  Head head() {
+    Head hd;
+    hd.offset = pos();
+    const std::uint8_t ib = *p_++;
+    hd.major = ib >> 5;
+    hd.ai = ib & 31;
+    if (hd.ai < 24) {
+      hd.arg = hd.ai;
+    } else if (hd.ai <= 27) {
+      // ai 24..27: the argument follows in 1, 2, 4 or 8 big-endian bytes.
+      const std::size_t n = std::size_t{1} << (hd.ai - 24);
+      if (left() < n) {
+        if (hd.major == 7) {
+          static constexpr const char* kWhat[] = {"simple value", "float16",
+                                                  "float32", "float64"};
+          fail_end(kWhat[hd.ai - 24]);
+        }
+        fail_end(major_name(hd.major));
+      }
+      std::uint64_t v = 0;
+      for (std::size_t i = 0; i < n; ++i) v = (v << 8) | p_[i];
+      p_ += n;
+      hd.arg = v;
+    } else if (hd.ai == 31 && hd.major >= 2 && hd.major <= 5) {
+      hd.indefinite = true;
+    } else if (hd.ai == 31 && hd.major == 7) {
+      fail(Errc::syntax, "unexpected break", hd.offset);
+    } else {
+      fail(Errc::syntax,
+           "invalid major type " + std::to_string(hd.major) +
+               " with additional info " + std::to_string(hd.ai),
+           hd.offset);
+    }
+    return hd;
+  }
+
+  // Definite chunk or string: checks the length against the input first.
+  std::span<const std::uint8_t> definite(const Head& hd) {
+    if (hd.arg > left()) {
+      fail(Errc::unexpected_end,
+           std::string(major_name(hd.major)) + " of " + std::to_string(hd.arg) +
+               " bytes exceeds the input (" + std::to_string(left()) +
+               " bytes left)",
+           hd.offset);
+    }
+    const std::span<const std::uint8_t> s(p_, static_cast<std::size_t>(hd.arg));
+    p_ += hd.arg;
+    if (hd.major == 3) {
+      const std::size_t bad = invalid_utf8_at(s.data(), s.size());
+      if (bad != std::string::npos) {
+        fail(Errc::invalid_utf8, "invalid UTF-8 in text string",
+             static_cast<std::size_t>(s.data() - begin_) + bad);
+      }
+    }
+    return s;
+  }
+
+  // An indefinite-length string: definite chunks of the same major type
+  // up to a break (RFC 8949 3.2.3), concatenated into scratch_.
+  std::span<const std::uint8_t> chunks(const Head& hd) {
+    scratch_.clear();
+    for (;;) {
+      if (at_end()) fail_end(major_name(hd.major));
+      if (*p_ == 0xff) {
+        ++p_;
+        break;
+      }
+      const Head c = head();
+      if (c.major != hd.major || c.indefinite) {
+        fail(Errc::syntax,
+             std::string("invalid chunk in indefinite-length ") +
+                 major_name(hd.major),
+             c.offset);
+      }
+      const auto s = definite(c);
+      scratch_.append(reinterpret_cast<const char*>(s.data()), s.size());
+    }
+    return {reinterpret_cast<const std::uint8_t*>(scratch_.data()),
+            scratch_.size()};
+  }
+
+  std::span<const std::uint8_t> bytes(const Head& hd) {
+    return hd.indefinite ? chunks(hd) : definite(hd);
+  }
+  std::string_view text(const Head& hd) {
+    const auto s = bytes(hd);
+    return {reinterpret_cast<const char*>(s.data()), s.size()};
+  }
+
+  void check_depth(const Head& hd, std::uint32_t depth) {
+    if (depth >= opts_.max_depth) {
+      fail(Errc::depth_limit,
+           "nesting deeper than " + std::to_string(opts_.max_depth) + " levels",
+           hd.offset);
+    }
+  }
+
+  // The handler for children: none when skipping or stopped.
+  Handler* child(Handler* h, Flow f) {
+    if (h == nullptr) return nullptr;
+    if (f == Flow::stop) stopped_ = true;
+    return f == Flow::visit ? h : nullptr;
+  }
+  Handler* live(Handler* h) const { return stopped_ ? nullptr : h; }
+
+  void array(const Head& hd, Handler* h, std::uint32_t depth) {
+    check_depth(hd, depth);
+    // Every item takes at least one byte: a count beyond the input is a
+    // lie, caught before any work is done for it.
+    if (!hd.indefinite && hd.arg > left()) {
+      fail(Errc::unexpected_end,
+           "array of " + std::to_string(hd.arg) + " items exceeds the input (" +
+               std::to_string(left()) + " bytes left)",
+           hd.offset);
+    }
+    Handler* c = child(h, h != nullptr ? h->begin_array() : Flow::visit);
+    if (hd.indefinite) {
+      for (;;) {
+        if (at_end()) fail_end("array");
+        if (*p_ == 0xff) {
+          ++p_;
+          break;
+        }
+        item(live(c), depth + 1);
+      }
+    } else {
+      for (std::uint64_t i = 0; i < hd.arg; ++i) {
+        if (at_end()) fail_end("array");
+        item(live(c), depth + 1);
+      }
+    }
+    if (live(c) != nullptr) c->end_array();
+  }
+
+  // Reads one map key and passes it to `c`; returns the handler for the
+  // member's value.
+  Handler* map_key(Handler* c, std::uint32_t depth) {
+    const std::size_t off = pos();
+    const std::uint8_t major = *p_ >> 5;
+    if (major == 3) {
+      const Head hd = head();
+      const std::string_view s = text(hd);
+      if (c == nullptr) return nullptr;
+      return child(c, c->key(s));
+    }
+    if (opts_.keys_error) {
+      fail(Errc::type_mismatch,
+           std::string("map key is a ") + major_name(major) +
+               ", not a text string",
+           off);
+    }
+    std::string rendered;
+    KeyText kt(rendered);
+    item(&kt, depth + 1);
+    if (c == nullptr) return nullptr;
+    return child(c, c->key(rendered));
+  }
+
+  void map(const Head& hd, Handler* h, std::uint32_t depth) {
+    check_depth(hd, depth);
+    if (!hd.indefinite && hd.arg > left() / 2) {
+      fail(Errc::unexpected_end,
+           "map of " + std::to_string(hd.arg) + " pairs exceeds the input (" +
+               std::to_string(left()) + " bytes left)",
+           hd.offset);
+    }
+    Handler* c = child(h, h != nullptr ? h->begin_object() : Flow::visit);
+    for (std::uint64_t i = 0; hd.indefinite || i < hd.arg; ++i) {
+      if (at_end()) fail_end("map");
+      if (*p_ == 0xff) {
+        if (hd.indefinite) {
+          ++p_;
+          break;
+        }
+        fail(Errc::syntax, "unexpected break", pos());
+      }
+      Handler* v = map_key(live(c), depth);
+      if (at_end()) fail_end("map");
+      item(live(v), depth + 1);
+    }
+    if (live(c) != nullptr) c->end_object();
+  }
+
+  static double float_of(const Head& hd) {
+    double d = 0;
+    if (hd.ai == 25) {
+      d = half_to_double(static_cast<std::uint16_t>(hd.arg));
+    } else if (hd.ai == 26) {
+      float f;
+      const auto bits = static_cast<std::uint32_t>(hd.arg);
+      std::memcpy(&f, &bits, 4);
+      d = f;
+    } else {
+      std::memcpy(&d, &hd.arg, 8);
+    }
+    return d;
+  }
+
+  void simple(const Head& hd, Handler* h) {
+    switch (hd.ai) {
+      case 20:
+      case 21:
+        if (h != nullptr) h->bool_value(hd.ai == 21);
+        return;
+      case 22:
+        if (h != nullptr) h->null_value();
+        return;
+      case 25:
+      case 26:
+      case 27:
+        if (h != nullptr) h->double_value(float_of(hd));
+        return;
+      default:
+        // undefined (23) and unassigned simple values have no JSON or jbx
+        // equivalent: they read as null. A two-byte simple value below 32
+        // is not well-formed (RFC 8949 3.3).
+        if (hd.ai == 24 && hd.arg < 32) {
+          fail(Errc::syntax,
+               "invalid simple value " + std::to_string(hd.arg) +
+                   " in two-byte form",
+               hd.offset);
+        }
+        // Sniffing: MessagePack's negative fixints (0xe0-0xff) look like
+        // these; JSON-derived CBOR never contains them.
+        if (sniffing_) {
+          fail(Errc::syntax, "unassigned simple value", hd.offset);
+        }
+        if (h != nullptr) h->null_value();
+        return;
+    }
+  }
+
+  // ---- tags ----
+
+  [[noreturn]] void bad_content(std::uint64_t tag, const char* expected,
+                                std::size_t offset) {
+    fail(Errc::type_mismatch,
+         "tag " + std::to_string(tag) + " expects " + expected, offset);
+  }
+
+  // Content of tags 2 and 3, as exact decimal text.
+  std::string bignum(std::uint64_t tag) {
+    if (at_end()) fail_end("tag");
+    const std::size_t off = pos();
+    if ((*p_ >> 5) != 2) bad_content(tag, "a byte string", off);
+    const Head b = head();
+    std::string digits = cbor::detail::bytes_to_decimal(bytes(b));
+    if (tag == 3) return "-" + cbor::detail::decimal_increment(digits);
+    return digits;
+  }
+
+  // An integer of major type 0 or 1 that fits int64 (exponents of tags 4
+  // and 5).
+  std::int64_t small_int(std::uint64_t tag, const char* what) {
+    if (at_end()) fail_end("array");
+    const std::size_t off = pos();
+    const std::uint8_t major = *p_ >> 5;
+    if (major > 1) bad_content(tag, what, off);
+    const Head n = head();
+    if (n.arg > static_cast<std::uint64_t>(INT64_MAX)) {
+      fail(Errc::unsupported,
+           "exponent of tag " + std::to_string(tag) + " is out of range", off);
+    }
+    const auto v = static_cast<std::int64_t>(n.arg);
+    return major == 0 ? v : -1 - v;
+  }
+
+  // Tags 4 and 5: [exponent, mantissa]; the mantissa is an integer or a
+  // bignum. Returns {negative, magnitude digits, exponent}.
+  struct Scaled {
+    bool negative;
+    std::string digits;
+    std::int64_t exp;
+  };
+  Scaled scaled(std::uint64_t tag) {
+    constexpr const char* kWhat = "an array of an exponent and a mantissa";
+    if (at_end()) fail_end("tag");
+    const std::size_t off = pos();
+    if ((*p_ >> 5) != 4) bad_content(tag, kWhat, off);
+    const Head a = head();
+    if (!a.indefinite && a.arg != 2) bad_content(tag, kWhat, off);
+    Scaled s{false, {}, 0};
+    s.exp = small_int(tag, kWhat);
+    if (at_end()) fail_end("array");
+    const std::size_t moff = pos();
+    const std::uint8_t major = *p_ >> 5;
+    if (major <= 1) {
+      const Head m = head();
+      s.negative = major == 1;
+      s.digits = std::to_string(m.arg);
+      if (s.negative) s.digits = cbor::detail::decimal_increment(s.digits);
+    } else if (major == 6) {
+      const Head t = head();
+      if (t.indefinite || (t.arg != 2 && t.arg != 3)) {
+        bad_content(tag, kWhat, moff);
+      }
+      std::string n = bignum(t.arg);
+      s.negative = n[0] == '-';
+      s.digits = s.negative ? n.substr(1) : std::move(n);
+    } else {
+      bad_content(tag, kWhat, moff);
+    }
+    if (a.indefinite) {
+      if (at_end()) fail_end("array");
+      if (*p_ != 0xff) bad_content(tag, kWhat, off);
+      ++p_;
+    }
+    return s;
+  }
+
+  // Longest run of zeros a decimal fraction is spelled out with before
+  // exponent notation is used instead ("5e-70", not 70 zeros).
+  static constexpr std::uint64_t kMaxZeros = 64;
+
+  static std::string decimal_text(bool negative, std::string digits,
+                                  std::int64_t exp) {
+    std::string out = negative && digits != "0" ? "-" : "";
+    if (exp >= 0) {
+      const auto e = static_cast<std::uint64_t>(exp);
+      if (digits == "0") {
+        out += e <= kMaxZeros ? "0" : "0e" + std::to_string(e);
+      } else if (e <= kMaxZeros) {
+        out += digits;
+        out.append(e, '0');
+      } else {
+        out += digits + "e" + std::to_string(e);
+      }
+      return out;
+    }
+    // -(exp + 1) + 1 avoids negating INT64_MIN.
+    const std::uint64_t k = static_cast<std::uint64_t>(-(exp + 1)) + 1;
+    const std::uint64_t len = digits.size();
+    if (k < len) {
+      out += digits.substr(0, len - k);
+      out.push_back('.');
+      out += digits.substr(len - k);
+    } else if (k - len <= kMaxZeros) {
+      out += "0.";
+      out.append(k - len, '0');
+      out += digits;
+    } else {
+      out += digits + "e-" + std::to_string(k);
+    }
+    return out;
+  }
+
+  // Beyond this a bigfloat's exact decimal has over 11 000 digits.
+  static constexpr std::int64_t kMaxBinaryExponent = 16384;
+
+  std::string bigfloat_text(Scaled s, std::size_t off) {
+    if (s.exp > kMaxBinaryExponent || s.exp < -kMaxBinaryExponent) {
+      fail(Errc::unsupported,
+           "bigfloat exponent " + std::to_string(s.exp) + " is beyond +-16384",
+           off);
+    }
+    if (s.exp >= 0) {
+      return decimal_text(s.negative,
+                          cbor::detail::decimal_mul_pow(
+                              s.digits, static_cast<std::uint32_t>(s.exp), 0),
+                          0);
+    }
+    // m * 2^-k = m * 5^k / 10^k: always a finite decimal.
+    auto k = static_cast<std::uint32_t>(-s.exp);
+    std::string digits = cbor::detail::decimal_mul_pow(s.digits, 0, k);
+    while (k > 0 && digits.size() > 1 && digits.back() == '0') {
+      digits.pop_back();
+      --k;
+    }
+    const std::string out = decimal_text(s.negative, std::move(digits),
+                                         -static_cast<std::int64_t>(k));
+    return out;
+  }
+
+  void tag(const Head& hd, Handler* h, std::uint32_t depth) {
+    check_depth(hd, depth);
+    if (at_end()) fail_end("tag");
+    const std::uint64_t t = hd.arg;
+    const std::size_t off = pos();
+    const std::uint8_t major = *p_ >> 5;
+    switch (t) {
+      case 0: {
+        if (major != 3) bad_content(0, "a text string", off);
+        const std::string_view s = text(head());
+        const auto ts = cbor::detail::parse_rfc3339(s);
+        if (!ts) {
+          fail(Errc::syntax, "invalid RFC 3339 date-time in tag 0", off);
+        }
+        if (h != nullptr) h->timestamp_value(*ts);
+        return;
+      }
+      case 1: {
+        Timestamp ts;
+        if (major <= 1) {
+          const Head n = head();
+          if (n.arg > static_cast<std::uint64_t>(INT64_MAX)) {
+            fail(Errc::unsupported, "epoch time in tag 1 is out of range", off);
+          }
+          const auto v = static_cast<std::int64_t>(n.arg);
+          ts.seconds = major == 0 ? v : -1 - v;
+        } else if (major == 7 && (*p_ & 31) >= 25 && (*p_ & 31) <= 27) {
+          const double d = float_of(head());
+          const auto r = cbor::detail::instant_from_double(d);
+          if (!r) {
+            fail(Errc::unsupported, "epoch time in tag 1 is out of range", off);
+          }
+          ts = *r;
+        } else {
+          bad_content(1, "a number", off);
+        }
+        if (h != nullptr) h->timestamp_value(ts);
+        return;
+      }
+      case 2:
+      case 3: {
+        const std::string n = bignum(t);
+        if (h != nullptr) h->number_text(n);
+        return;
+      }
+      case 4: {
+        Scaled s = scaled(4);
+        const std::string n =
+            decimal_text(s.negative, std::move(s.digits), s.exp);
+        if (h != nullptr) h->number_text(n);
+        return;
+      }
+      case 5: {
+        const std::string n = bigfloat_text(scaled(5), off);
+        if (h != nullptr) h->number_text(n);
+        return;
+      }
+      case 100: {
+        // RFC 8943: days since 1970-01-01. +-10^11 days is far beyond
+        // any calendar use and keeps the seconds inside int64.
+        if (major > 1) bad_content(100, "an integer", off);
+        const Head n = head();
+        if (n.arg > 100'000'000'000ull) {
+          fail(Errc::unsupported, "date in tag 100 is out of range", off);
+        }
+        const auto v = static_cast<std::int64_t>(n.arg);
+        Timestamp ts;
+        ts.kind = Timestamp::Kind::local_date;
+        ts.seconds = (major == 0 ? v : -1 - v) * 86400;
+        ts.precision = 0;
+        if (h != nullptr) h->timestamp_value(ts);
+        return;
+      }
+      case 1004: {
+        if (major != 3) bad_content(1004, "a text string", off);
+        const auto ts = cbor::detail::parse_full_date(text(head()));
+        if (!ts)
+          fail(Errc::syntax, "invalid RFC 3339 full-date in tag 1004", off);
+        if (h != nullptr) h->timestamp_value(*ts);
+        return;
+      }
+      case 27:
+        // [type name, value]: jbx's carrier for JSONB type names.
+        if (*p_ == 0x82 && left() >= 2 && (p_[1] >> 5) == 3) {
+          ++p_;
+          const std::string_view name = text(head());
+          std::string kept(name);
+          if (h != nullptr) {
+            Annotation a;
+            a.kind = Annotation::Kind::type_name;
+            a.name = kept;
+            h->annotation(a);
+          }
+          if (at_end()) fail_end("array");
+          return item(h, depth + 1);
+        }
+        break;
+      case 55799:  // self-described CBOR: no meaning beyond the marker
+        return item(h, depth + 1);
+      default:
+        if (passes_through(t)) return item(h, depth + 1);
+        break;
+    }
+    if (h != nullptr) {
+      Annotation a;
+      a.kind = Annotation::Kind::cbor_tag;
+      a.tag = t;
+      h->annotation(a);
+    }
+    item(h, depth + 1);
+  }
+
+  const std::uint8_t* begin_;
+  const std::uint8_t* end_;
+  const std::uint8_t* p_;
+  const ReadOptions& opts_;
+  bool sniffing_;
+  bool stopped_ = false;
+  std::string scratch_;
+};
+
+}  // namespace
+
+CborReader::CborReader(Source& in, const ReadOptions& o) : in_(in), opts_(o) {}
+
+bool CborReader::read_document(Handler& out) {
+  if (!loaded_) {
+    data_ = in_.whole();
+    loaded_ = true;
+  }
+  if (pos_ >= data_.size()) return false;
+  Decoder d(reinterpret_cast<const std::uint8_t*>(data_.data()), data_.size(),
+            static_cast<std::size_t>(pos_), opts_, false);
+  d.item(&out, 0);
+  pos_ = d.pos();
+  out.end_document();
+  return true;
+}
+
+namespace cbor {
+
+bool sniff(std::string_view head) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(head.data());
+  if (head.size() >= 3 && p[0] == 0xd9 && p[1] == 0xd9 && p[2] == 0xf7) {
+    return true;
+  }
+  // Without the marker, only a first byte that JSON text can never start
+  // with: an array (0x80-0x9f), map (0xa0-0xbf) or tag (0xc0-0xdb) head.
+  // Every ASCII byte, and the UTF-8 BOM (0xef), is outside that range.
+  if (head.empty() || p[0] < 0x80 || p[0] > 0xdb) return false;
+  // Then the whole peeked head must decode as CBOR items, with the tags'
+  // content rules and UTF-8 checked, up to where the head is cut off.
+  const ReadOptions o;
+  try {
+    Decoder d(p, head.size(), 0, o, true);
+    while (!d.at_end()) d.item(nullptr, 0);
+  } catch (const Error& e) {
+    return e.code == Errc::unexpected_end;
+  }
+  return true;
+}
+
+}  // namespace cbor
+
+}  // namespace jbx

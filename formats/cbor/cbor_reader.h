@@ -1,0 +1,53 @@
+// Reads CBOR (RFC 8949) and CBOR sequences (RFC 8742) into jbx events. The
+// mapping of CBOR types and tags to events is jbx's exactness policy
+// (bignums and decimal fractions become exact number text, tags 0/1 become
+// timestamps); see cbor_format.h. Not for writing (cbor_writer.h).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/options.h"
+#include "formats/format.h"
+
+namespace jbx {
+
+/// Reads the CBOR data items of one input, one document per item. The
+/// input is read whole (mapped for files) and never copied.
+class CborReader final : public Reader {
+ public:
+  /// Keeps references to `in` and `o`; both must outlive the reader.
+  CborReader(Source& in, const ReadOptions& o);
+
+  /// Sends the next data item's events, then out.end_document(); false at
+  /// the end of the input. Throws Error (binary = true, offset = byte
+  /// offset of the problem) with code unexpected_end (truncated item or a
+  /// length beyond the input), syntax (reserved additional info 28-30, a
+  /// stray break, a bad chunk), invalid_utf8, depth_limit (arrays, maps
+  /// and tags nested deeper than ReadOptions::max_depth), type_mismatch (a
+  /// date or number tag around the wrong content; a non-text map key with
+  /// ReadOptions::keys_error) or unsupported (a bigfloat exponent beyond
+  /// +-16384).
+  bool read_document(Handler& out) override;
+
+  /// Byte offset of the next document.
+  std::uint64_t offset() const { return pos_; }
+
+ private:
+  Source& in_;
+  const ReadOptions& opts_;
+  std::string_view data_;
+  bool loaded_ = false;
+  std::uint64_t pos_ = 0;
+};
+
+namespace cbor {
+
+/// Content sniffing: true for the self-describe tag 55799 (d9 d9 f7), or
+/// when the first byte is an array, map or tag head and decoding `head`
+/// finds nothing wrong before `head` runs out. Never throws.
+bool sniff(std::string_view head);
+
+}  // namespace cbor
+
+}  // namespace jbx

@@ -1,0 +1,501 @@
+#include "formats/cbor/cbor_writer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "core/error.h"
+#include "formats/cbor/cbor_bignum.h"
+#include "formats/cbor/cbor_time.h"
+
+namespace jbx {
+
+namespace {
+
+// Encodes a head with the shortest argument (preferred serialisation);
+// returns its length, at most 9.
+std::size_t encode_head(char* out, std::uint8_t major, std::uint64_t arg) {
+  const auto ib = static_cast<std::uint8_t>(major << 5);
+  std::size_t n;
+  std::uint8_t ai;
+  if (arg < 24) {
+    out[0] = static_cast<char>(ib | arg);
+    return 1;
+  }
+  if (arg <= 0xff) {
+    n = 1;
+    ai = 24;
+  } else if (arg <= 0xffff) {
+    n = 2;
+    ai = 25;
+  } else if (arg <= 0xffffffffu) {
+    n = 4;
+    ai = 26;
+  } else {
+    n = 8;
+    ai = 27;
+  }
+  out[0] = static_cast<char>(ib | ai);
+  for (std::size_t i = 0; i < n; ++i) {
+    out[1 + i] = static_cast<char>(arg >> (8 * (n - 1 - i)));
+  }
+  return n + 1;
+}
+
+// The float16 bits of `d` when the conversion is exact.
+bool exact_half(double d, std::uint16_t& out) {
+  const std::uint16_t sign = std::signbit(d) ? 0x8000 : 0;
+  if (d == 0) {
+    out = sign;
+    return true;
+  }
+  if (std::isinf(d)) {
+    out = sign | 0x7c00;
+    return true;
+  }
+  int exp;
+  const double m =
+      std::frexp(std::fabs(d), &exp);  // d = m * 2^exp, m in [0.5,1)
+  // Normal float16: 1.f * 2^(exp-1) with exp-1 in -14..15 and 10 fraction
+  // bits; subnormal: k * 2^-24 with k < 1024.
+  if (exp - 1 >= -14 && exp - 1 <= 15) {
+    const double scaled = std::ldexp(m, 11);  // 11 significant bits
+    if (scaled != std::floor(scaled)) return false;
+    const auto mant = static_cast<std::uint16_t>(scaled) & 0x3ff;
+    out = static_cast<std::uint16_t>(sign | ((exp - 1 + 15) << 10) | mant);
+    return true;
+  }
+  if (exp - 1 < -14) {
+    const double k = std::ldexp(std::fabs(d), 24);
+    if (k != std::floor(k) || k >= 1024) return false;
+    out = static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(k));
+    return true;
+  }
+  return false;
+}
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(),
+                                   [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string_view strip_zeros(std::string_view s) {
+  const std::size_t nz = s.find_first_not_of('0');
+  return nz == std::string_view::npos ? std::string_view("0") : s.substr(nz);
+}
+
+}  // namespace
+
+CborWriter::CborWriter(Sink& out, const WriteOptions& o)
+    : out_(out), opts_(o) {}
+
+void CborWriter::head(std::uint8_t major, std::uint64_t arg) {
+  char h[9];
+  buf_.append(h, encode_head(h, major, arg));
+}
+
+// Every value (or the first annotation before it) counts once in the
+// enclosing array; map pairs are counted by key().
+void CborWriter::value_start() {
+  if (counted_) {
+    counted_ = false;
+    return;
+  }
+  if (!stack_.empty() && stack_.back().major == 4) ++stack_.back().count;
+}
+
+void CborWriter::begin(std::uint8_t major) {
+  value_start();
+  Open o{buf_.size(), 0, major, 0, entry_starts_.size()};
+  if (!opts_.canonical) {
+    o.patch = patches_.size();
+    patches_.push_back({buf_.size(), 0, major});
+  }
+  stack_.push_back(o);
+}
+
+void CborWriter::end() {
+  const Open o = stack_.back();
+  stack_.pop_back();
+  if (!opts_.canonical) {
+    patches_[o.patch].count = o.count;
+    return;
+  }
+  // Deterministic encoding: the container is complete and last in buf_,
+  // so its entries can be sorted and its head inserted right away.
+  if (o.major == 5) sort_entries(o);
+  entry_starts_.resize(o.entries);
+  char h[9];
+  buf_.insert(o.pos, h, encode_head(h, o.major, o.count));
+}
+
+// RFC 8949 4.2.1: keys sorted by the bytewise lexicographic order of
+// their deterministic encodings. Every key here is a text string.
+void CborWriter::sort_entries(const Open& o) {
+  const std::size_t n = entry_starts_.size() - o.entries;
+  if (n < 2) return;
+  struct Entry {
+    std::size_t begin, end;
+    std::string_view key;
+  };
+  std::vector<Entry> entries(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    entries[i].begin = entry_starts_[o.entries + i];
+    entries[i].end = i + 1 < n ? entry_starts_[o.entries + i + 1] : buf_.size();
+  }
+  for (Entry& e : entries) {
+    // The key's encoding: head plus the string's bytes.
+    const auto ib = static_cast<std::uint8_t>(buf_[e.begin]);
+    const unsigned ai = ib & 31;
+    std::uint64_t len = ai;
+    std::size_t hl = 1;
+    if (ai >= 24) {
+      hl += std::size_t{1} << (ai - 24);
+      len = 0;
+      for (std::size_t k = 1; k < hl; ++k) {
+        len = (len << 8) | static_cast<std::uint8_t>(buf_[e.begin + k]);
+      }
+    }
+    e.key = std::string_view(buf_).substr(e.begin, hl + len);
+  }
+  std::stable_sort(
+      entries.begin(), entries.end(),
+      [](const Entry& a, const Entry& b) { return a.key < b.key; });
+  std::string sorted;
+  sorted.reserve(buf_.size() - entries.front().begin);
+  for (const Entry& e : entries) sorted.append(buf_, e.begin, e.end - e.begin);
+  buf_.replace(entry_starts_[o.entries], sorted.size(), sorted);
+}
+
+Flow CborWriter::begin_object() {
+  begin(5);
+  return Flow::visit;
+}
+
+Flow CborWriter::key(std::string_view name) {
+  Open& o = stack_.back();
+  ++o.count;
+  if (opts_.canonical) entry_starts_.push_back(buf_.size());
+  head(3, name.size());
+  buf_.append(name);
+  return Flow::visit;
+}
+
+void CborWriter::end_object() { end(); }
+
+Flow CborWriter::begin_array() {
+  begin(4);
+  return Flow::visit;
+}
+
+void CborWriter::end_array() { end(); }
+
+void CborWriter::null_value() {
+  value_start();
+  buf_.push_back(static_cast<char>(0xf6));
+}
+
+void CborWriter::bool_value(bool b) {
+  value_start();
+  buf_.push_back(static_cast<char>(b ? 0xf5 : 0xf4));
+}
+
+void CborWriter::int_value(std::int64_t v) {
+  value_start();
+  if (v >= 0) {
+    head(0, static_cast<std::uint64_t>(v));
+  } else {
+    // -1 - v without overflow for INT64_MIN.
+    head(1, static_cast<std::uint64_t>(-(v + 1)));
+  }
+}
+
+void CborWriter::uint_value(std::uint64_t v) {
+  value_start();
+  head(0, v);
+}
+
+void CborWriter::double_value(double v) {
+  value_start();
+  float_value(v);
+}
+
+void CborWriter::float_value(double v) {
+  if (opts_.canonical) {
+    // Shortest of float16/32/64 that keeps the value exactly; every NaN
+    // becomes the quiet float16 NaN 0x7e00, as RFC 8949 4.2.2 suggests.
+    std::uint16_t h16;
+    if (std::isnan(v)) {
+      buf_.append("\xf9\x7e\x00", 3);
+      return;
+    }
+    if (exact_half(v, h16)) {
+      buf_.push_back(static_cast<char>(0xf9));
+      buf_.push_back(static_cast<char>(h16 >> 8));
+      buf_.push_back(static_cast<char>(h16 & 0xff));
+      return;
+    }
+    const auto f = static_cast<float>(v);
+    if (static_cast<double>(f) == v) {
+      std::uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      buf_.push_back(static_cast<char>(0xfa));
+      for (int s = 24; s >= 0; s -= 8) {
+        buf_.push_back(static_cast<char>(bits >> s));
+      }
+      return;
+    }
+  }
+  std::uint64_t bits;
+  std::memcpy(&bits, &v, 8);
+  buf_.push_back(static_cast<char>(0xfb));
+  for (int s = 56; s >= 0; s -= 8) buf_.push_back(static_cast<char>(bits >> s));
+}
+
+// Integers: major type 0/1 within 64 bits, else a tag 2/3 bignum.
+void CborWriter::integer_text(bool negative, std::string_view digits) {
+  digits = strip_zeros(digits);
+  static constexpr std::string_view kMax = "18446744073709551615";
+  if (!negative || digits == "0") {
+    if (cbor::detail::decimal_compare(digits, kMax) <= 0) {
+      std::uint64_t v = 0;
+      std::from_chars(digits.data(), digits.data() + digits.size(), v);
+      return head(0, v);
+    }
+    const std::string b = cbor::detail::decimal_to_bytes(digits);
+    head(6, 2);
+    head(2, b.size());
+    buf_ += b;
+    return;
+  }
+  // Major type 1 and tag 3 both store n = -1 - value = |value| - 1.
+  const std::string n = cbor::detail::decimal_decrement(digits);
+  if (cbor::detail::decimal_compare(n, kMax) <= 0) {
+    std::uint64_t v = 0;
+    std::from_chars(n.data(), n.data() + n.size(), v);
+    return head(1, v);
+  }
+  const std::string b = cbor::detail::decimal_to_bytes(n);
+  head(6, 3);
+  head(2, b.size());
+  buf_ += b;
+}
+
+// Tag 4 [exponent, mantissa]: value = mantissa * 10^exponent, exactly the
+// digits written ("1.50" keeps its scale: 4([-2, 150])).
+void CborWriter::decimal_fraction(bool negative, std::string_view int_digits,
+                                  std::string_view frac_digits,
+                                  std::string_view exp) {
+  // |exponent| below 10^18 minus the fraction's length (bounded by memory)
+  // fits int64, the reader's limit for tag 4 exponents.
+  std::int64_t e = 0;
+  bool exp_negative = false;
+  if (!exp.empty() && (exp[0] == '+' || exp[0] == '-')) {
+    exp_negative = exp[0] == '-';
+    exp.remove_prefix(1);
+  }
+  const std::string_view ed = strip_zeros(exp.empty() ? "0" : exp);
+  if (ed.size() > 18) {
+    throw Error(Errc::unsupported,
+                "exponent of number is too large for a CBOR decimal fraction");
+  }
+  for (const char c : ed) e = e * 10 + (c - '0');
+  if (exp_negative) e = -e;
+  e -= static_cast<std::int64_t>(frac_digits.size());
+  std::string mantissa(int_digits);
+  mantissa += frac_digits;
+  head(6, 4);
+  buf_.push_back(static_cast<char>(0x82));
+  const std::int64_t ev = e;
+  if (ev >= 0) {
+    head(0, static_cast<std::uint64_t>(ev));
+  } else {
+    head(1, static_cast<std::uint64_t>(-(ev + 1)));
+  }
+  integer_text(negative, mantissa);
+}
+
+void CborWriter::number_text(std::string_view text) {
+  value_start();
+  // RFC 8259 syntax: -?int(.frac)?([eE][+-]?digits)?
+  std::string_view s = text;
+  const bool negative = !s.empty() && s[0] == '-';
+  if (negative) s.remove_prefix(1);
+  const std::size_t int_end = s.find_first_not_of("0123456789");
+  const std::string_view int_digits = s.substr(0, int_end);
+  std::string_view frac, exp;
+  if (int_end != std::string_view::npos) {
+    std::string_view rest = s.substr(int_end);
+    if (rest[0] == '.') {
+      rest.remove_prefix(1);
+      const std::size_t fe = rest.find_first_not_of("0123456789");
+      frac = rest.substr(0, fe);
+      rest =
+          fe == std::string_view::npos ? std::string_view() : rest.substr(fe);
+    }
+    if (!rest.empty() && (rest[0] == 'e' || rest[0] == 'E')) {
+      exp = rest.substr(1);
+      rest = {};
+    }
+    if (!rest.empty()) {
+      throw Error(Errc::syntax, "invalid number '" + std::string(text) + "'");
+    }
+  }
+  if (!all_digits(int_digits)) {
+    throw Error(Errc::syntax, "invalid number '" + std::string(text) + "'");
+  }
+  if (int_end == std::string_view::npos) return integer_text(negative, s);
+  if (opts_.exact_decimals) {
+    return decimal_fraction(negative, int_digits, frac, exp);
+  }
+  double d = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), d);
+  if (r.ec == std::errc::result_out_of_range) {
+    // Too small rounds to zero like any other double rounding; too large
+    // has no float64 at all. The decimal exponent decides which it is.
+    long long e10 = 0;
+    std::string_view ed = exp;
+    bool en = false;
+    if (!ed.empty() && (ed[0] == '+' || ed[0] == '-')) {
+      en = ed[0] == '-';
+      ed.remove_prefix(1);
+    }
+    ed = strip_zeros(ed.empty() ? "0" : ed);
+    if (ed.size() > 17) {
+      e10 = en ? -1'000'000'000'000'000'000LL : 1'000'000'000'000'000'000LL;
+    } else {
+      std::from_chars(ed.data(), ed.data() + ed.size(), e10);
+      if (en) e10 = -e10;
+    }
+    // The power of ten of the first non-zero digit decides: at or above
+    // 10^1 the value overflowed, below it underflowed to zero.
+    const std::string all = std::string(int_digits) + std::string(frac);
+    const std::size_t first = all.find_first_not_of('0');
+    const long long magnitude =
+        first == std::string::npos
+            ? -1
+            : e10 + static_cast<long long>(int_digits.size()) - 1 -
+                  static_cast<long long>(first);
+    if (magnitude > 0) {
+      throw Error(Errc::lossy, "number " + std::string(text) +
+                                   " is too large for a float64");
+    }
+    d = negative ? -0.0 : 0.0;
+  } else if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
+    throw Error(Errc::syntax, "invalid number '" + std::string(text) + "'");
+  }
+  float_value(d);
+}
+
+void CborWriter::string_value(std::string_view utf8) {
+  value_start();
+  head(3, utf8.size());
+  buf_.append(utf8);
+}
+
+void CborWriter::bytes_value(std::span<const std::uint8_t> bytes) {
+  value_start();
+  head(2, bytes.size());
+  buf_.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+void CborWriter::timestamp_value(const Timestamp& t) {
+  value_start();
+  auto text_tag = [&](std::uint64_t tag, const std::string& s) {
+    head(6, tag);
+    head(3, s.size());
+    buf_ += s;
+  };
+  switch (t.kind) {
+    case Timestamp::Kind::instant: {
+      // An instant read with an offset (tag 0, JSONB zoned times) keeps it
+      // in an RFC 3339 string; otherwise epoch seconds (tag 1), as a float
+      // only when that float reads back to the same nanosecond.
+      if (t.has_offset) {
+        if (auto s = cbor::detail::format_rfc3339(t)) return text_tag(0, *s);
+      }
+      if (t.nanos == 0) {
+        head(6, 1);
+        if (t.seconds >= 0) {
+          head(0, static_cast<std::uint64_t>(t.seconds));
+        } else {
+          head(1, static_cast<std::uint64_t>(-(t.seconds + 1)));
+        }
+        return;
+      }
+      const double d = static_cast<double>(t.seconds) + t.nanos / 1e9;
+      const auto back = cbor::detail::instant_from_double(d);
+      if (!back || back->seconds != t.seconds || back->nanos != t.nanos) {
+        Timestamp utc = t;
+        utc.offset_seconds = 0;
+        if (auto s = cbor::detail::format_rfc3339(utc)) {
+          return text_tag(0, *s);
+        }
+      }
+      head(6, 1);
+      float_value(d);
+      return;
+    }
+    case Timestamp::Kind::local_date:
+      // RFC 8943: tag 1004 full-date text, tag 100 days beyond year 9999.
+      if (auto s = cbor::detail::format_local(t)) return text_tag(1004, *s);
+      head(6, 100);
+      {
+        const std::int64_t days =
+            t.seconds / 86400 - (t.seconds % 86400 < 0 ? 1 : 0);
+        if (days >= 0) {
+          head(0, static_cast<std::uint64_t>(days));
+        } else {
+          head(1, static_cast<std::uint64_t>(-(days + 1)));
+        }
+      }
+      return;
+    case Timestamp::Kind::local_date_time:
+    case Timestamp::Kind::local_time:
+      // CBOR has no tag for wall-clock times without a zone: ISO 8601 text.
+      if (auto s = cbor::detail::format_local(t)) {
+        head(3, s->size());
+        buf_ += *s;
+        return;
+      }
+      throw Error(Errc::lossy, "local date-time outside years 0-9999");
+  }
+}
+
+void CborWriter::annotation(const Annotation& a) {
+  value_start();
+  counted_ = true;
+  if (a.kind == Annotation::Kind::cbor_tag) {
+    head(6, a.tag);
+    return;
+  }
+  // A type name wraps the value as tag 27 [name, value] ("serialised
+  // language-independent object"); the reader turns it back into a name.
+  head(6, 27);
+  buf_.push_back(static_cast<char>(0x82));
+  head(3, a.name.size());
+  buf_.append(a.name);
+}
+
+void CborWriter::end_document() {
+  counted_ = false;
+  if (opts_.canonical || patches_.empty()) {
+    out_.write(buf_);
+  } else {
+    std::size_t prev = 0;
+    char h[9];
+    for (const Patch& p : patches_) {
+      out_.write(std::string_view(buf_).substr(prev, p.pos - prev));
+      out_.write(std::string_view(h, encode_head(h, p.major, p.count)));
+      prev = p.pos;
+    }
+    out_.write(std::string_view(buf_).substr(prev));
+  }
+  buf_.clear();
+  patches_.clear();
+  stack_.clear();
+  entry_starts_.clear();
+}
+
+}  // namespace jbx
