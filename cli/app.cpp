@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "cli/args.h"
 #include "cli/diagnostic.h"
+#include "cli/doc/generate.h"
 #include "cli/doc/help.h"
 #include "cli/exit_code.h"
 #include "cli/flags.h"
@@ -78,6 +80,26 @@ void register_flags(CLI::App& sub, const CommandSpec& cmd, Args& args,
   sub.add_option("args", args.positionals)->expected(-1);
 }
 
+/// Every option CLI11 holds, one "COMMAND -s --long" line each, so that a
+/// test can check CLI11 and the flag table agree (--generate=flag-list).
+std::string cli11_flag_list() {
+  std::string out;
+  for (const CommandSpec& c : command_table()) {
+    Args args;
+    bool help = false;
+    CLI::App app;
+    register_flags(app, c, args, help);
+    for (const CLI::Option* o : app.get_options()) {
+      if (o->get_positional()) continue;
+      out += c.name;
+      for (const std::string& n : o->get_snames()) out += " -" + n;
+      for (const std::string& n : o->get_lnames()) out += " --" + n;
+      out += '\n';
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,6 +119,9 @@ int main(int argc, char** argv) {
     write_stdout(fmt::format("jbx {}\n", JBX_VERSION));
     return to_int(ExitCode::ok);
   }
+  if (first.starts_with("--generate=")) {  // hidden: man pages, completions
+    return doc::run_generate(first.substr(11), cli11_flag_list);
+  }
   if (first == "help") {
     if (argc < 3) {
       write_stdout(render_help(nullptr));
@@ -108,7 +133,7 @@ int main(int argc, char** argv) {
       return usage_error(fmt::format("unknown command '{}'{}", argv[2],
                                      did_you_mean(argv[2], names)));
     }
-    write_stdout(render_help(c));
+    write_stdout(render_help(c, true));
     return to_int(ExitCode::ok);
   }
   const CommandSpec* cmd = find_command(first);
@@ -137,8 +162,10 @@ int main(int argc, char** argv) {
     std::string msg = e.what();
     return usage_error(fmt::format("jbx {}: {}", cmd->name, msg));
   }
-  if (help) {
-    write_stdout(render_help(cmd));
+  if (help) {  // -h prints summaries, --help details
+    const bool long_form = std::find(argv + 2, argv + argc,
+                                     std::string_view("--help")) != argv + argc;
+    write_stdout(render_help(cmd, long_form));
     return to_int(ExitCode::ok);
   }
   for (const std::string& extra : app.remaining()) {

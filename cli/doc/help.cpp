@@ -111,7 +111,9 @@ std::string render_help(const CommandSpec* cmd, bool long_form) {
     out += "\nExamples:\n";
     for (const Example& e : cmd->examples) {
       out += doc::wrap(e.description, kWidth, 2);
-      out += "    $ " + doc::example_shell_line(e) + "\n";
+      for (const std::string& line : doc::example_shell_lines(e, kWidth - 4)) {
+        out += "    " + line + "\n";
+      }
     }
   }
   out += fmt::format("\nSee 'man jbx-{}' for more.\n", cmd->name);

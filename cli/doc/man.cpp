@@ -63,6 +63,28 @@ std::string flag_ref(const FlagSpec& f) {
   return bold("--" + std::string(f.long_name));
 }
 
+/// Breaks an escaped text line at spaces into lines of at most 79 bytes
+/// (mandoc's style limit is 80), guarding a leading '.' or '\''.
+std::string fold(std::string_view text) {
+  constexpr std::size_t kMax = 79;
+  std::string out;
+  while (!text.empty()) {
+    std::size_t cut = text.size();
+    if (cut > kMax) {
+      const auto sp = text.rfind(' ', kMax);
+      cut = sp == std::string_view::npos || sp == 0 ? text.find(' ') : sp;
+      if (cut == std::string_view::npos) cut = text.size();
+    }
+    const std::string_view line = text.substr(0, cut);
+    if (line.starts_with('.') || line.starts_with('\'')) out += "\\&";
+    out += line;
+    out += '\n';
+    text.remove_prefix(cut);
+    while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  }
+  return out;
+}
+
 /// One roff line per sentence ("new sentence, new line", as mandoc's lint
 /// asks), with \flag{} references in bold.
 std::string prose(std::string_view para) {
@@ -81,9 +103,8 @@ std::string prose(std::string_view para) {
   for (std::string_view s : sentences) {
     while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
     if (s.empty()) continue;
-    out += render_prose(
-        s, [](std::string_view t) { return roff_escape(t); }, flag_ref);
-    out += '\n';
+    out += fold(render_prose(
+        s, [](std::string_view t) { return roff_escape(t); }, flag_ref));
   }
   return out;
 }
@@ -108,7 +129,8 @@ std::string join_bold(std::span<const std::string_view> words) {
 }
 
 /// `.TP` entry of one flag: label, details, choices, where it applies.
-std::string flag_entry(const FlagSpec& f, bool list_commands) {
+/// `top` is true in jbx(1) itself, false in a command's page.
+std::string flag_entry(const FlagSpec& f, bool top) {
   std::string out = ".TP\n";
   if (f.short_name != 0) out += bold(std::string("-") + f.short_name) + ", ";
   out += flag_ref(f);
@@ -123,10 +145,10 @@ std::string flag_entry(const FlagSpec& f, bool list_commands) {
     const auto names = format_names();
     out += ".IP\n" + roff_escape(f.value_name) +
            " is a format name: " + join_bold(names) +
-           " (see FORMATS in\n.BR jbx (1)).\n";
+           (top ? " (see FORMATS).\n" : " (see FORMATS in\n.BR jbx (1)).\n");
   }
   if (f.repeatable) out += ".IP\nMay be given several times.\n";
-  if (list_commands) {
+  if (top) {
     std::vector<std::string_view> names;
     for (const CommandSpec* c : commands_of(f)) names.push_back(c->name);
     out += ".IP\nCommands: " + join_bold(names) + ".\n";
@@ -135,7 +157,7 @@ std::string flag_entry(const FlagSpec& f, bool list_commands) {
 }
 
 std::string options_section(const std::vector<const FlagSpec*>& flags,
-                            bool list_commands) {
+                            bool top) {
   std::vector<std::string_view> categories;
   for (const FlagSpec* f : flags) {
     if (std::find(categories.begin(), categories.end(), f->category) ==
@@ -147,7 +169,7 @@ std::string options_section(const std::vector<const FlagSpec*>& flags,
   for (std::string_view cat : categories) {
     out += ".SS " + roff_escape(category_title(cat) + " options") + "\n";
     for (const FlagSpec* f : flags) {
-      if (f->category == cat) out += flag_entry(*f, list_commands);
+      if (f->category == cat) out += flag_entry(*f, top);
     }
   }
   return out;
@@ -180,8 +202,11 @@ std::string synopsis_roff(const CommandSpec& cmd) {
 }
 
 std::string example_entry(const Example& e) {
-  std::string out = ".PP\n" + prose(e.description) + ".RS 4\n.EX\n";
-  out += roff_escape("$ " + example_shell_line(e)) + "\n";
+  std::string out = prose(e.description) + ".RS 4\n.EX\n";
+  // The page indents examples by 7 + 4 columns of an 80-column terminal.
+  for (const std::string& line : example_shell_lines(e, 80 - 11)) {
+    out += roff_escape(line) + "\n";
+  }
   std::string_view output = e.output;
   while (!output.empty()) {
     const auto nl = output.find('\n');
@@ -217,18 +242,28 @@ std::string see_also(std::string_view except) {
 }
 
 /// Replaces each @@KEY@@ in `tmpl` by its value; every placeholder must
-/// have one, so a typo in a template cannot reach a page.
+/// have one, so a typo in a template cannot reach a page. Template comments
+/// (.\" lines) document the template, not the page, and are dropped.
 std::string fill(
     std::string_view tmpl,
     const std::vector<std::pair<std::string_view, std::string>>& values) {
+  std::string body;
+  while (!tmpl.empty()) {
+    const auto nl = tmpl.find('\n');
+    const std::string_view line = tmpl.substr(0, nl + 1);
+    if (!line.starts_with(".\\\"")) body += line;
+    if (nl == std::string_view::npos) break;
+    tmpl.remove_prefix(nl + 1);
+  }
+  std::string_view rest = body;
   std::string out;
   while (true) {
-    const auto at = tmpl.find("@@");
+    const auto at = rest.find("@@");
     if (at == std::string_view::npos) break;
-    out += tmpl.substr(0, at);
-    tmpl.remove_prefix(at + 2);
-    const auto end = tmpl.find("@@");
-    const std::string_view key = tmpl.substr(0, end);
+    out += rest.substr(0, at);
+    rest.remove_prefix(at + 2);
+    const auto end = rest.find("@@");
+    const std::string_view key = rest.substr(0, end);
     const auto it =
         std::find_if(values.begin(), values.end(),
                      [&](const auto& kv) { return kv.first == key; });
@@ -238,25 +273,15 @@ std::string fill(
     }
     std::string value = it->second;
     // Section bodies end in a newline; the template supplies its own.
-    if (!value.empty() && value.back() == '\n' && end + 2 < tmpl.size() &&
-        tmpl[end + 2] == '\n') {
+    if (!value.empty() && value.back() == '\n' && end + 2 < rest.size() &&
+        rest[end + 2] == '\n') {
       value.pop_back();
     }
     out += value;
-    tmpl.remove_prefix(end + 2);
+    rest.remove_prefix(end + 2);
   }
-  out += tmpl;
-  // Template comments (.\" lines) document the template, not the page.
-  std::string page;
-  std::string_view rest = out;
-  while (!rest.empty()) {
-    const auto nl = rest.find('\n');
-    const std::string_view line = rest.substr(0, nl + 1);
-    if (!line.starts_with(".\\\"")) page += line;
-    if (nl == std::string_view::npos) break;
-    rest.remove_prefix(nl + 1);
-  }
-  return page;
+  out += rest;
+  return out;
 }
 
 std::string upper(std::string_view s) {
@@ -301,7 +326,7 @@ std::string render_man() {
     commands += ".TP\n" + bold(c.name) + "\n" + prose(c.summary);
   }
   commands += ".TP\n" + bold("help") + "\n" +
-              prose("Print help for a command, as its --help does.");
+              prose("Print help for a command, as its --help does");
 
   std::vector<const FlagSpec*> flags;
   for (const FlagSpec& f : flag_table()) {
@@ -316,13 +341,17 @@ std::string render_man() {
       exts += (exts.empty() ? "" : ", ") + italic("." + std::string(e));
     }
     if (!exts.empty()) formats_roff += " (" + exts + ")";
-    formats_roff += "\n" + prose(f->summary);
-    if (f->binary) formats_roff += "A binary format.\n";
+    std::string summary(f->summary);
+    if (!summary.empty() && summary.back() != '.') summary += '.';
+    if (f->binary) summary += " A binary format.";
+    formats_roff += "\n" + prose(summary);
   }
 
   std::string examples;
   for (const CommandSpec& c : command_table()) {
-    if (!c.examples.empty()) examples += example_entry(c.examples.front());
+    if (c.examples.empty()) continue;
+    if (!examples.empty()) examples += ".PP\n";
+    examples += example_entry(c.examples.front());
   }
   return fill(kTopTemplate, {{"DATE", std::string(kDate)},
                              {"VERSION", JBX_VERSION},
@@ -336,7 +365,10 @@ std::string render_man() {
 
 std::string render_command_man(const CommandSpec& cmd) {
   std::string examples;
-  for (const Example& e : cmd.examples) examples += example_entry(e);
+  for (const Example& e : cmd.examples) {
+    if (!examples.empty()) examples += ".PP\n";
+    examples += example_entry(e);
+  }
   return fill(kCommandTemplate,
               {{"DATE", std::string(kDate)},
                {"VERSION", JBX_VERSION},

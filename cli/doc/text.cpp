@@ -186,4 +186,25 @@ std::string example_shell_line(const Example& e) {
   return out + " | " + std::string(e.command);
 }
 
+std::vector<std::string> example_shell_lines(const Example& e,
+                                             std::size_t width) {
+  std::string line = "$ " + example_shell_line(e);
+  std::vector<std::string> out;
+  while (display_width(line) > width) {
+    // The last pipe that leaves a first line within the width, else the
+    // first pipe at all.
+    std::size_t cut = std::string::npos;
+    for (auto at = line.find(" | "); at != std::string::npos;
+         at = line.find(" | ", at + 1)) {
+      if (cut == std::string::npos || at + 2 <= width) cut = at;
+      if (at + 2 > width) break;
+    }
+    if (cut == std::string::npos) break;
+    out.push_back(line.substr(0, cut + 2));
+    line = "  " + line.substr(cut + 3);
+  }
+  out.push_back(line);
+  return out;
+}
+
 }  // namespace jbx::cli::doc

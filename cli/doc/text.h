@@ -58,6 +58,12 @@ std::string flag_label(const FlagSpec& f);
 /// when it reads standard input.
 std::string example_shell_line(const Example& e);
 
+/// example_shell_line(e) after a "$ " prompt, broken after a " | " into
+/// continuation lines indented by two spaces where the whole would be
+/// wider than `width` columns.
+std::vector<std::string> example_shell_lines(const Example& e,
+                                             std::size_t width);
+
 /// Names of the registered formats, in registry order.
 std::vector<std::string_view> format_names();
 
