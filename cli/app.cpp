@@ -1,6 +1,7 @@
 #include "cli/app.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
@@ -71,13 +72,29 @@ void register_flags(CLI::App& sub, const CommandSpec& cmd, Args& args,
       opt->allow_extra_args(false);
       opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
       opt->type_name(std::string(f.value_name));
-      if (!f.choices.empty()) {
-        std::vector<std::string> choices(f.choices.begin(), f.choices.end());
-        opt->check(CLI::IsMember(choices));
-      }
     }
   }
   sub.add_option("args", args.positionals)->expected(-1);
+}
+
+/// "" when every value of a flag with choices is one of them, else the
+/// usage error, with a suggestion (checked here rather than by CLI11 so the
+/// message can name the choices and suggest one).
+std::string check_choices(const CommandSpec& cmd, const Args& args) {
+  for (const FlagSpec& f : flag_table()) {
+    if ((f.commands & cmd.bit) == 0 || f.choices.empty()) continue;
+    for (const std::string& v : args.values(f.long_name)) {
+      if (std::find(f.choices.begin(), f.choices.end(), v) != f.choices.end()) {
+        continue;
+      }
+      const std::string hint = did_you_mean(v, f.choices);
+      return fmt::format("invalid value '{}' for '--{}'{}", v, f.long_name,
+                         hint.empty() ? fmt::format(" (choose from {})",
+                                                    fmt::join(f.choices, ", "))
+                                      : hint);
+    }
+  }
+  return {};
 }
 
 /// Every option CLI11 holds, one "COMMAND -s --long" line each, so that a
@@ -167,6 +184,9 @@ int main(int argc, char** argv) {
                                      std::string_view("--help")) != argv + argc;
     write_stdout(render_help(cmd, long_form));
     return to_int(ExitCode::ok);
+  }
+  if (const std::string bad = check_choices(*cmd, args); !bad.empty()) {
+    return usage_error(bad);
   }
   for (const std::string& extra : app.remaining()) {
     if (extra.size() > 1 && extra[0] == '-') {
