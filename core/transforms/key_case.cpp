@@ -1,0 +1,117 @@
+#include "core/transforms/key_case.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace jbx::transforms {
+
+namespace {
+
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool is_separator(char c) { return c == '_' || c == '-' || c == ' '; }
+char to_upper(char c) {
+  return is_lower(c) ? static_cast<char>(c - 'a' + 'A') : c;
+}
+char to_lower(char c) {
+  return is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+}  // namespace
+
+void rename_key(std::string_view name, KeyCase style, std::string& out) {
+  if (style == KeyCase::lower) {
+    for (const char c : name) out.push_back(to_lower(c));
+    return;
+  }
+  std::size_t i = 0;
+  while (i < name.size() && name[i] == '_') out.push_back(name[i++]);
+  const char sep = style == KeyCase::kebab ? '-' : '_';
+  std::size_t word = 0;
+  while (i < name.size()) {
+    while (i < name.size() && is_separator(name[i])) ++i;
+    if (i == name.size()) break;
+    // One word: [A-Z]*[a-z0-9...]* with acronym splitting.
+    const std::size_t b = i;
+    if (is_upper(name[i])) {
+      std::size_t j = i;
+      while (j < name.size() && is_upper(name[j])) ++j;
+      if (j - i == 1) {  // "Server"
+        i = j;
+        while (i < name.size() && !is_upper(name[i]) &&
+               !is_separator(name[i])) {
+          ++i;
+        }
+      } else if (j < name.size() && is_lower(name[j])) {
+        i = j - 1;  // "HTTPServer": HTTP, then Server
+      } else {      // "HTTP", "HTTP2": the run and its digits
+        i = j;
+        while (i < name.size() && !is_upper(name[i]) &&
+               !is_separator(name[i]) && !is_lower(name[i])) {
+          ++i;
+        }
+      }
+    } else {
+      while (i < name.size() && !is_upper(name[i]) && !is_separator(name[i])) {
+        ++i;
+      }
+    }
+    const std::string_view w = name.substr(b, i - b);
+    switch (style) {
+      case KeyCase::camel:
+      case KeyCase::pascal:
+        for (std::size_t k = 0; k < w.size(); ++k) {
+          const bool cap = k == 0 && (word > 0 || style == KeyCase::pascal);
+          out.push_back(cap ? to_upper(w[k]) : to_lower(w[k]));
+        }
+        break;
+      case KeyCase::snake:
+      case KeyCase::kebab:
+      case KeyCase::upper_snake:
+        if (word > 0) out.push_back(sep);
+        for (const char c : w) {
+          out.push_back(style == KeyCase::upper_snake ? to_upper(c)
+                                                      : to_lower(c));
+        }
+        break;
+      case KeyCase::lower:
+        break;
+    }
+    ++word;
+  }
+}
+
+Flow RenameKeys::begin_object() {
+  const Flow f = next_.begin_object();
+  if (f != Flow::visit) return f;
+  if (seen_.size() <= depth_) seen_.emplace_back();
+  seen_[depth_++].clear();
+  return f;
+}
+
+Flow RenameKeys::key(std::string_view name) {
+  buf_.clear();
+  rename_key(name, style_, buf_);
+  auto& seen = seen_[depth_ - 1];
+  const auto [it, inserted] = seen.try_emplace(buf_, name);
+  if (!inserted && it->second != name) {
+    throw Error(Errc::usage,
+                fmt::format("--key-case={}: keys \"{}\" and \"{}\" both "
+                            "become \"{}\"",
+                            style_name_, it->second, name, buf_));
+  }
+  return next_.key(buf_);
+}
+
+void RenameKeys::end_object() {
+  --depth_;
+  next_.end_object();
+}
+
+void RenameKeys::end_document() {
+  depth_ = 0;
+  next_.end_document();
+}
+
+}  // namespace jbx::transforms

@@ -1,0 +1,55 @@
+// Key naming transform, fastjson2's naming strategies (--key-case): member
+// names are split into words and rejoined in the chosen case, recursively.
+// Keeps one set of renamed keys per open object to report collisions; not a
+// general renaming facility (no per-key maps).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/events.h"
+
+namespace jbx::transforms {
+
+enum class KeyCase : std::uint8_t {
+  camel,        // userId
+  snake,        // user_id
+  kebab,        // user-id
+  pascal,       // UserId
+  upper_snake,  // USER_ID
+  lower,        // userid: the name lowercased, separators kept
+};
+
+/// Appends `name` in `style` to `out`. Words split at '_', '-', ' ', a
+/// lower-to-upper change ("userId") and before the last capital of a run
+/// ("HTTPServer" -> HTTP, Server); digits stay with the word before them.
+/// Leading underscores and non-ASCII letters are kept as they are.
+void rename_key(std::string_view name, KeyCase style, std::string& out);
+
+/// Renames every member. Throws Error(usage) when two members of one object
+/// get the same new name: "--key-case=camel: keys "user_id" and "userId"
+/// both become "userId"" (members duplicated in the input are not renamed
+/// collisions).
+class RenameKeys final : public ForwardingHandler {
+ public:
+  RenameKeys(Handler& next, KeyCase style, std::string_view style_name)
+      : ForwardingHandler(next), style_(style), style_name_(style_name) {}
+
+  Flow begin_object() override;
+  Flow key(std::string_view name) override;
+  void end_object() override;
+  void end_document() override;
+
+ private:
+  KeyCase style_;
+  std::string style_name_;
+  std::string buf_;
+  // New name -> original name, one map per open object (reused).
+  std::vector<std::unordered_map<std::string, std::string>> seen_;
+  std::size_t depth_ = 0;
+};
+
+}  // namespace jbx::transforms

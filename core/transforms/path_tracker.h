@@ -1,0 +1,71 @@
+// Location bookkeeping shared by the transforms that take path rules
+// (--null-default, --date-fields): the current location while events stream
+// by, and which rule (a simple JSONPath, via path::Matcher) selects it.
+// Holds one frame per open container; never buffers values.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/path/path.h"
+
+namespace jbx::transforms {
+
+/// Parses a path rule's JSONPath and checks it can be matched while
+/// streaming. Throws Error(usage) naming `flag` and the query for syntax
+/// errors and for filters, negative indices and slices.
+path::Query parse_rule_path(std::string_view flag, std::string_view query);
+
+/// Tracks the location of the current value and the rules selecting it.
+/// The owner calls the on_* functions from its event handlers, in event
+/// order, for events it passes on (not for skipped ones).
+class PathTracker {
+ public:
+  explicit PathTracker(const std::vector<path::Query>& rules);
+
+  /// An object member begins.
+  void on_key(std::string_view name);
+  /// A value begins (scalar, or a container before it opens). Inside an
+  /// array this enters the next element's location.
+  void on_value_begin();
+  /// A scalar ended, or a container was skipped by the consumer.
+  void on_value_end() { leave(); }
+  /// A container opened (after on_value_begin) / closed.
+  void on_open(bool is_array) { frames_.push_back({is_array, 0}); }
+  void on_close() {
+    frames_.pop_back();
+    leave();
+  }
+
+  /// Index of the first rule that selects the current value, or -1.
+  int selected() const;
+  bool in_array() const { return !frames_.empty() && frames_.back().is_array; }
+  std::size_t depth() const { return frames_.size(); }
+  /// The current location as a normalized path ($['a'][0]) and a pointer.
+  std::string normalized_path() const;
+  std::string json_pointer() const;
+
+ private:
+  struct Frame {
+    bool is_array;
+    std::uint64_t next;
+  };
+  struct Entry {
+    bool is_index = false;
+    std::uint64_t index = 0;
+    std::string key;
+  };
+  void enter(const path::Step& s);
+  void leave();
+  std::vector<path::Step> steps() const;
+
+  std::vector<path::Matcher> matchers_;
+  std::vector<Frame> frames_;
+  std::vector<Entry> location_;  // one per entered level, reused
+  std::size_t depth_ = 0;        // entered levels (location_ may be longer)
+  std::size_t dead_from_ = 0;    // 0, or depth + 1 where matching stopped
+};
+
+}  // namespace jbx::transforms
