@@ -23,9 +23,11 @@ std::vector<Artefact> artefacts();
 std::string generate(std::string_view name);
 
 /// Handles `--generate=WHAT`: prints the artefact to stdout and returns the
-/// exit code. WHAT may also be "list" (artefact names and paths, one pair
-/// a line) or "flag-list", whose text flag_list() supplies because only
-/// app.cpp knows the CLI11 side. An unknown WHAT is a usage error (2).
+/// exit code. For the tests and scripts/gen-docs, WHAT may also be "list"
+/// (artefact names and paths, one pair a line), "flag-list" (what CLI11
+/// registered, supplied by flag_list() because only app.cpp knows CLI11),
+/// "flag-table" (the same from the table) or "examples" (every example as
+/// JSON Lines). An unknown WHAT is a usage error (2).
 int run_generate(std::string_view what, std::string (*flag_list)());
 
 }  // namespace jbx::cli::doc
