@@ -1,0 +1,322 @@
+#include "core/transforms/dates.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace jbx::transforms {
+
+namespace dt = jbx::datetime;
+
+namespace {
+
+
+// Milliseconds since the epoch, or nullopt when they overflow 64 bits.
+std::optional<std::int64_t> to_millis(std::int64_t s, std::uint32_t nanos) {
+  std::int64_t ms = 0;
+  if (__builtin_mul_overflow(s, std::int64_t{1000}, &ms) ||
+      __builtin_add_overflow(ms, std::int64_t{nanos / 1000000}, &ms)) {
+    return std::nullopt;
+  }
+  return ms;
+}
+
+}  // namespace
+
+DateFormat DateFormat::parse(std::string_view text, dt::TimeZone zone) {
+  DateFormat f;
+  f.zone = std::move(zone);
+  if (text == "iso8601") {
+    f.kind = Kind::iso8601;
+  } else if (text == "millis") {
+    f.kind = Kind::millis;
+  } else if (text == "seconds" || text == "unixtime") {
+    f.kind = Kind::seconds;
+  } else {
+    f.kind = Kind::pattern;
+    f.pattern = dt::DatePattern::compile(text);
+  }
+  return f;
+}
+
+void FormatDates::timestamp_value(const Timestamp& t) {
+  using K = Timestamp::Kind;
+  const bool local = t.kind != K::instant;
+  // The instant that epoch numbers and zone letters refer to.
+  std::int64_t instant = t.seconds;
+  if (t.kind == K::local_date_time || t.kind == K::local_date) {
+    instant = f_.zone.resolve_local(t.seconds);
+  }
+  switch (f_.kind) {
+    case DateFormat::Kind::millis: {
+      const auto ms = to_millis(instant, t.nanos);
+      if (!ms) {
+        throw Error(Errc::unsupported,
+                    fmt::format("--date-format=millis: date {} seconds "
+                                "from 1970 does not fit in 64-bit "
+                                "milliseconds",
+                                t.seconds));
+      }
+      next_.int_value(*ms);
+      return;
+    }
+    case DateFormat::Kind::seconds:
+      next_.int_value(instant);
+      return;
+    case DateFormat::Kind::iso8601:
+    case DateFormat::Kind::pattern:
+      break;
+  }
+  dt::Fields f;
+  if (local) {
+    f = dt::fields_from_local(t.seconds, t.nanos);
+    const dt::ZoneState z = f_.zone.at(instant);
+    f.offset = z.offset;
+    f.abbr = z.abbr;
+  } else {
+    f = dt::fields_in_zone(t.seconds, t.nanos, f_.zone);
+  }
+  buf_.clear();
+  if (f_.kind == DateFormat::Kind::pattern) {
+    f_.pattern.format(f, buf_);
+  } else {
+    switch (t.kind) {
+      case K::instant:
+        dt::format_iso_instant(f, buf_);
+        break;
+      case K::local_date_time:
+        dt::format_iso_local(f, buf_);
+        break;
+      case K::local_date:
+        dt::format_iso_date(f, buf_);
+        break;
+      case K::local_time:
+        dt::format_iso_time(f, buf_);
+        break;
+    }
+  }
+  next_.string_value(buf_);
+}
+
+// ---- ParseDateFields
+// ------------------------------------------------------------
+
+void ParseDateFields::not_a_date(std::string_view what) {
+  if (o_.keep_errors) return;
+  Error e(Errc::type_mismatch,
+          fmt::format("date at {}: expected a date string or an epoch "
+                      "number, found {}",
+                      tracker_.normalized_path(), what));
+  e.pointer = tracker_.json_pointer();
+  throw e;
+}
+
+Flow ParseDateFields::begin_object() {
+  if (selected()) not_a_date("an object");
+  const Flow f = next_.begin_object();
+  if (f == Flow::visit) {
+    tracker_.on_open(false);
+  } else {
+    tracker_.on_value_end();
+  }
+  return f;
+}
+
+Flow ParseDateFields::key(std::string_view name) {
+  tracker_.on_key(name);
+  const Flow f = next_.key(name);
+  if (f != Flow::visit) tracker_.on_value_end();
+  return f;
+}
+
+void ParseDateFields::end_object() {
+  next_.end_object();
+  tracker_.on_close();
+}
+
+Flow ParseDateFields::begin_array() {
+  if (selected()) not_a_date("an array");
+  const Flow f = next_.begin_array();
+  if (f == Flow::visit) {
+    tracker_.on_open(true);
+  } else {
+    tracker_.on_value_end();
+  }
+  return f;
+}
+
+void ParseDateFields::end_array() {
+  next_.end_array();
+  tracker_.on_close();
+}
+
+void ParseDateFields::null_value() {
+  selected();
+  next_.null_value();
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::bool_value(bool b) {
+  if (selected()) not_a_date(b ? "true" : "false");
+  next_.bool_value(b);
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::int_value(std::int64_t v) {
+  if (selected()) {
+    number_date(fmt::format("{}", v));
+  } else {
+    next_.int_value(v);
+  }
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::uint_value(std::uint64_t v) {
+  if (selected()) {
+    number_date(fmt::format("{}", v));
+  } else {
+    next_.uint_value(v);
+  }
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::double_value(double v) {
+  if (selected()) {
+    number_date(fmt::format("{}", v));
+  } else {
+    next_.double_value(v);
+  }
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::number_text(std::string_view text) {
+  if (selected()) {
+    number_date(text);
+  } else {
+    next_.number_text(text);
+  }
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::string_value(std::string_view s) {
+  if (selected()) {
+    text_date(s);
+  } else {
+    next_.string_value(s);
+  }
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::bytes_value(std::span<const std::uint8_t> b) {
+  if (selected()) not_a_date("a byte string");
+  next_.bytes_value(b);
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::timestamp_value(const Timestamp& t) {
+  selected();  // already a date
+  next_.timestamp_value(t);
+  tracker_.on_value_end();
+}
+
+bool ParseDateFields::epoch(std::string_view text, Timestamp& out) const {
+  std::size_t i = 0;
+  const bool negative = !text.empty() && text[0] == '-';
+  if (negative) ++i;
+  std::int64_t whole = 0;
+  const std::size_t b = i;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    if (i - b >= 18) return false;  // beyond any representable date
+    whole = whole * 10 + (text[i++] - '0');
+  }
+  if (i == b) return false;
+  // The fraction, in nanoseconds of one unit.
+  const std::int64_t unit_ns =
+      o_.unit == EpochUnit::millis ? 1000000 : 1000000000;
+  std::int64_t frac_ns = 0;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    std::int64_t scale = unit_ns / 10;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      if (scale == 0 && text[i] != '0') return false;  // below a nanosecond
+      frac_ns += (text[i++] - '0') * scale;
+      scale /= 10;
+    }
+  }
+  if (i != text.size()) return false;  // an exponent: not an epoch count
+  std::int64_t secs = 0, nanos = 0;
+  if (o_.unit == EpochUnit::millis) {
+    secs = whole / 1000;
+    nanos = (whole % 1000) * 1000000 + frac_ns;
+  } else {
+    secs = whole;
+    nanos = frac_ns;
+  }
+  if (negative && nanos > 0) {
+    secs = -secs - 1;
+    nanos = 1000000000 - nanos;
+  } else if (negative) {
+    secs = -secs;
+  }
+  out = Timestamp{};
+  out.kind = Timestamp::Kind::instant;
+  out.seconds = secs;
+  out.nanos = static_cast<std::uint32_t>(nanos);
+  out.precision = o_.unit == EpochUnit::millis ? 3 : 0;
+  if (nanos % 1000000 != 0) out.precision = 9;
+  return true;
+}
+
+void ParseDateFields::number_date(std::string_view text) {
+  Timestamp t;
+  if (epoch(text, t)) {
+    next_.timestamp_value(t);
+    return;
+  }
+  if (!o_.keep_errors) {
+    Error e(
+        Errc::syntax,
+        fmt::format("date at {}: {} is not an epoch count of {}",
+                    tracker_.normalized_path(), text,
+                    o_.unit == EpochUnit::millis ? "milliseconds" : "seconds"));
+    e.pointer = tracker_.json_pointer();
+    throw e;
+  }
+  next_.number_text(text);
+}
+
+void ParseDateFields::text_date(std::string_view s) {
+  dt::Parsed p;
+  dt::ParseError err;
+  const bool ok = o_.input_pattern
+                      ? o_.input_pattern->parse(s, p, err, o_.tzdir)
+                      : dt::parse_iso(s, p, err);
+  if (!ok) {
+    if (o_.keep_errors) {
+      next_.string_value(s);
+      return;
+    }
+    Error e(Errc::syntax,
+            fmt::format("date at {}: {} at character {} of \"{}\"",
+                        tracker_.normalized_path(), err.message,
+                        err.position + 1, s));
+    e.pointer = tracker_.json_pointer();
+    throw e;
+  }
+  Timestamp t;
+  t.kind = Timestamp::Kind::instant;
+  t.nanos = p.nanos;
+  t.has_offset = true;
+  if (p.offset) {
+    t.seconds = p.local_seconds - *p.offset;
+    t.offset_seconds = *p.offset;
+  } else {
+    const dt::TimeZone& zone = p.zone ? *p.zone : o_.zone;
+    t.seconds = zone.resolve_local(p.local_seconds);
+    t.offset_seconds = zone.at(t.seconds).offset;
+    if (!zone.is_fixed()) t.zone = zone.name();
+  }
+  next_.timestamp_value(t);
+}
+
+}  // namespace jbx::transforms

@@ -1,0 +1,102 @@
+// Date transforms: writing dates (Timestamp events from binary formats, or
+// recognised by ParseDateFields) as ISO 8601, epoch numbers or a java.time
+// pattern in a time zone (--date-format, --timezone), and recognising JSON
+// strings and numbers at --date-fields paths as dates (--date-input-format,
+// --epoch-unit, --date-errors). Stream: no value is buffered.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/datetime.h"
+#include "core/events.h"
+#include "core/path/path.h"
+#include "core/transforms/path_tracker.h"
+
+namespace jbx::transforms {
+
+/// How dates are written: --date-format and --timezone.
+struct DateFormat {
+  enum class Kind : std::uint8_t { iso8601, millis, seconds, pattern };
+  Kind kind = Kind::iso8601;
+  datetime::DatePattern pattern;  // Kind::pattern
+  datetime::TimeZone zone;        // default UTC
+
+  /// "iso8601", "millis", "seconds" (also fastjson2's "unixtime"), else a
+  /// pattern. Throws Error(usage) for a bad pattern.
+  static DateFormat parse(std::string_view text, datetime::TimeZone zone);
+};
+
+/// Replaces each timestamp_value with a string (ISO 8601, pattern) or an
+/// integer (millis, seconds). Instants are shown in the format's zone;
+/// local date-times, dates and times keep their wall clock (millis and
+/// seconds resolve them in the zone; a local time counts from midnight).
+/// Throws Error(unsupported) when millis overflow 64 bits.
+class FormatDates final : public ForwardingHandler {
+ public:
+  FormatDates(Handler& next, DateFormat format)
+      : ForwardingHandler(next), f_(std::move(format)) {}
+  void timestamp_value(const Timestamp& t) override;
+
+ private:
+  DateFormat f_;
+  std::string buf_;
+};
+
+enum class EpochUnit : std::uint8_t { millis, seconds };
+
+struct DateFieldOptions {
+  std::vector<path::Query> fields;  // simple queries (parse_rule_path)
+  std::optional<datetime::DatePattern> input_pattern;  // else ISO 8601
+  datetime::TimeZone zone;  // for texts without an offset
+  EpochUnit unit = EpochUnit::millis;
+  bool keep_errors = false;  // --date-errors=keep
+  std::string tzdir;         // zone names in texts (pattern letter z)
+};
+
+/// Turns strings and numbers at the selected paths into instants
+/// (timestamp_value, with the offset they were read with). Nulls pass.
+/// Anything else, or an unreadable text, is Error(syntax) naming the path
+/// and the character ("date at $['a']: month 13 out of range at character
+/// 6 of "2024-13-01"") unless keep_errors, which passes it on unchanged.
+class ParseDateFields final : public ForwardingHandler {
+ public:
+  ParseDateFields(Handler& next, DateFieldOptions options)
+      : ForwardingHandler(next), o_(std::move(options)), tracker_(o_.fields) {}
+
+  Flow begin_object() override;
+  Flow key(std::string_view name) override;
+  void end_object() override;
+  Flow begin_array() override;
+  void end_array() override;
+  void null_value() override;
+  void bool_value(bool b) override;
+  void int_value(std::int64_t v) override;
+  void uint_value(std::uint64_t v) override;
+  void double_value(double v) override;
+  void number_text(std::string_view text) override;
+  void string_value(std::string_view s) override;
+  void bytes_value(std::span<const std::uint8_t> b) override;
+  void timestamp_value(const Timestamp& t) override;
+
+ private:
+  bool selected() {
+    tracker_.on_value_begin();
+    return tracker_.selected() >= 0;
+  }
+  /// Handles a non-date value at a date path: throws unless keep_errors.
+  void not_a_date(std::string_view what);
+  /// Reads an epoch number; false when `text` is not one.
+  bool epoch(std::string_view text, Timestamp& out) const;
+  void text_date(std::string_view s);
+  void number_date(std::string_view text);
+
+  DateFieldOptions o_;
+  PathTracker tracker_;
+  std::string buf_;
+};
+
+}  // namespace jbx::transforms
