@@ -184,6 +184,7 @@ void JsonWriter::separator() {
 }
 
 void JsonWriter::before_value() {
+  in_doc_ = true;
   if (!stack_.empty() && !stack_.back().object) separator();
   if (!pending_.empty()) open_wrappers(false);
 }
@@ -221,6 +222,7 @@ void JsonWriter::open_wrappers(bool next_is_object) {
 }
 
 void JsonWriter::open_container(char c, bool object) {
+  in_doc_ = true;
   if (!stack_.empty() && !stack_.back().object) separator();
   if (!pending_.empty()) open_wrappers(object);
   if (opt_.color) out_.write(kContainerColor);
@@ -523,8 +525,13 @@ void JsonWriter::annotation(const Annotation& a) {
   pending_.push_back(Pending{a.kind, std::string(a.name), a.tag});
 }
 
+void JsonWriter::abandon() {
+  if (in_doc_) end_document();
+}
+
 void JsonWriter::end_document() {
   out_.put('\n');
+  in_doc_ = false;
   stack_.clear();
   pending_.clear();
   have_type_name_for_object_ = false;

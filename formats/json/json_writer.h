@@ -41,6 +41,11 @@ class JsonWriter final : public Writer {
   void annotation(const Annotation& a) override;
   void end_document() override;
 
+  /// After an error in the middle of a document: ends the partial line
+  /// (if anything of the document was written) and resets the state so
+  /// that the next document starts clean.
+  void abandon();
+
  private:
   struct Frame {
     bool object = false;
@@ -74,7 +79,8 @@ class JsonWriter final : public Writer {
   std::vector<Pending> pending_;
   std::string type_name_for_object_;
   bool have_type_name_for_object_ = false;
-  std::string indent_;  // "\n" followed by many indent characters
+  bool in_doc_ = false;  // a document has begun and not yet ended
+  std::string indent_;   // "\n" followed by many indent characters
   std::string scratch_;
 };
 
