@@ -1,0 +1,480 @@
+#include "formats/msgpack/msgpack_writer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "core/error.h"
+#include "formats/msgpack/msgpack_reader.h"
+#include "formats/msgpack/msgpack_text.h"
+
+namespace jbx::msgpack {
+
+namespace {
+
+void store16(char* p, std::uint16_t v) {
+  v = __builtin_bswap16(v);
+  std::memcpy(p, &v, 2);
+}
+void store32(char* p, std::uint32_t v) {
+  v = __builtin_bswap32(v);
+  std::memcpy(p, &v, 4);
+}
+void store64(char* p, std::uint64_t v) {
+  v = __builtin_bswap64(v);
+  std::memcpy(p, &v, 8);
+}
+
+// A decimal as sign, significant digits (no leading or trailing zeros) and
+// the power of ten of the last digit: value = digits * 10^exp. Exponents
+// saturate at +-10^12, far outside any double's range.
+struct Decimal {
+  bool negative = false;
+  std::string digits;
+  std::int64_t exp = 0;
+};
+
+void normalize(std::string_view text, Decimal& d) {
+  std::size_t i = 0;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
+    d.negative = text[i] == '-';
+    ++i;
+  }
+  std::int64_t frac_digits = 0;
+  bool in_fraction = false;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '.') {
+      in_fraction = true;
+    } else if (c >= '0' && c <= '9') {
+      if (!(d.digits.empty() && c == '0')) d.digits += c;
+      if (in_fraction) ++frac_digits;
+    } else {
+      break;
+    }
+  }
+  std::int64_t e = 0;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    bool neg = false;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
+      neg = text[i] == '-';
+      ++i;
+    }
+    constexpr std::int64_t kSaturate = 1'000'000'000'000;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+      e = std::min(kSaturate, e * 10 + (text[i] - '0'));
+    }
+    if (neg) e = -e;
+  }
+  d.exp = e - frac_digits;
+  while (!d.digits.empty() && d.digits.back() == '0') {
+    d.digits.pop_back();
+    ++d.exp;
+  }
+}
+
+// Rough decimal exponent of the leading digit, for overflow checks.
+std::int64_t magnitude(const Decimal& d) {
+  return d.exp + static_cast<std::int64_t>(d.digits.size()) - 1;
+}
+
+double parse_double(std::string_view text, const Decimal& dec) {
+  double d = 0;
+  const char* first = text.data();
+  if (!text.empty() && text[0] == '+') ++first;
+  const auto r = std::from_chars(first, text.data() + text.size(), d);
+  if (r.ec == std::errc::result_out_of_range) {
+    // from_chars leaves d unset: the IEEE rounding is an infinity above the
+    // range and a zero below it.
+    const double v = magnitude(dec) > 0 ? HUGE_VAL : 0.0;
+    return dec.negative ? -v : v;
+  }
+  return d;
+}
+
+}  // namespace
+
+namespace detail {
+
+bool decimal_equals_double(std::string_view text, double d) {
+  Decimal a;
+  normalize(text, a);
+  if (!std::isfinite(d)) return false;
+  if (d == 0) return a.digits.empty();
+  if (a.digits.empty()) return false;
+  // Every double has an exact decimal expansion of at most 767 significant
+  // digits; 800 digits after the point in scientific form show all of it.
+  if (a.digits.size() > 800) return false;
+  Decimal b;
+  normalize(fmt::format("{:.800e}", d), b);
+  return a.negative == b.negative && a.digits == b.digits && a.exp == b.exp;
+}
+
+}  // namespace detail
+
+MsgpackWriter::MsgpackWriter(Sink& out, const WriteOptions& options)
+    : out_(out), options_(options) {}
+
+void MsgpackWriter::reserve_slow(std::size_t n) {
+  std::size_t cap = cap_ == 0 ? 4096 : cap_ * 2;
+  while (cap - len_ < n) cap *= 2;
+  std::unique_ptr<char[]> bigger(new char[cap]);
+  if (len_ > 0) std::memcpy(bigger.get(), body_.get(), len_);
+  body_ = std::move(bigger);
+  cap_ = cap;
+}
+
+std::string MsgpackWriter::pointer() const {
+  std::string p;
+  for (std::size_t k = 0; k < open_.size(); ++k) {
+    const Container& c = containers_[open_[k]];
+    if (c.is_map) {
+      detail::append_pointer_token(p, keys_[k]);
+    } else if (c.count > 0) {
+      p += fmt::format("/{}", c.count - 1);
+    }
+  }
+  return p;
+}
+
+void MsgpackWriter::begin_value() {
+  pending_ext_ = 256;
+  if (open_.empty()) return;
+  Container& c = containers_[open_.back()];
+  if (c.is_map) return;  // counted at its key
+  if (c.count == 0xffffffffu) {
+    throw Error(Errc::unsupported,
+                "array of more than 4294967295 elements has no MessagePack "
+                "form");
+  }
+  ++c.count;
+}
+
+Flow MsgpackWriter::begin(bool is_map) {
+  begin_value();
+  open_.push_back(containers_.size());
+  containers_.push_back(Container{len_, 0, is_map});
+  if (keys_.size() < open_.size()) keys_.resize(open_.size());
+  return Flow::visit;
+}
+
+Flow MsgpackWriter::begin_object() { return begin(true); }
+Flow MsgpackWriter::begin_array() { return begin(false); }
+void MsgpackWriter::end_object() { open_.pop_back(); }
+void MsgpackWriter::end_array() { open_.pop_back(); }
+
+Flow MsgpackWriter::key(std::string_view name) {
+  Container& c = containers_[open_.back()];
+  if (c.count == 0xffffffffu) {
+    throw Error(Errc::unsupported,
+                "map of more than 4294967295 members has no MessagePack form");
+  }
+  ++c.count;
+  keys_[open_.size() - 1].assign(name);
+  write_raw_string(0xa0, 0xd9, name);
+  return Flow::visit;
+}
+
+void MsgpackWriter::null_value() {
+  begin_value();
+  put(0xc0);
+}
+
+void MsgpackWriter::bool_value(bool b) {
+  begin_value();
+  put(b ? 0xc3 : 0xc2);
+}
+
+void MsgpackWriter::write_uint(std::uint64_t v) {
+  if (v <= 0x7f) {
+    put(static_cast<std::uint8_t>(v));
+  } else if (v <= 0xff) {
+    char* p = grow(2);
+    p[0] = static_cast<char>(0xcc);
+    p[1] = static_cast<char>(v);
+  } else if (v <= 0xffff) {
+    char* p = grow(3);
+    p[0] = static_cast<char>(0xcd);
+    store16(p + 1, static_cast<std::uint16_t>(v));
+  } else if (v <= 0xffffffffu) {
+    char* p = grow(5);
+    p[0] = static_cast<char>(0xce);
+    store32(p + 1, static_cast<std::uint32_t>(v));
+  } else {
+    char* p = grow(9);
+    p[0] = static_cast<char>(0xcf);
+    store64(p + 1, v);
+  }
+}
+
+void MsgpackWriter::int_value(std::int64_t v) {
+  begin_value();
+  write_int(v);
+}
+
+void MsgpackWriter::write_int(std::int64_t v) {
+  if (v >= 0) {
+    write_uint(static_cast<std::uint64_t>(v));
+  } else if (v >= -32) {
+    put(static_cast<std::uint8_t>(v));  // negative fixint 0xe0..0xff
+  } else if (v >= INT8_MIN) {
+    char* p = grow(2);
+    p[0] = static_cast<char>(0xd0);
+    p[1] = static_cast<char>(v);
+  } else if (v >= INT16_MIN) {
+    char* p = grow(3);
+    p[0] = static_cast<char>(0xd1);
+    store16(p + 1, static_cast<std::uint16_t>(v));
+  } else if (v >= INT32_MIN) {
+    char* p = grow(5);
+    p[0] = static_cast<char>(0xd2);
+    store32(p + 1, static_cast<std::uint32_t>(v));
+  } else {
+    char* p = grow(9);
+    p[0] = static_cast<char>(0xd3);
+    store64(p + 1, static_cast<std::uint64_t>(v));
+  }
+}
+
+void MsgpackWriter::uint_value(std::uint64_t v) {
+  begin_value();
+  write_uint(v);
+}
+
+void MsgpackWriter::write_double(double d) {
+  char* p = grow(9);
+  p[0] = static_cast<char>(0xcb);
+  store64(p + 1, std::bit_cast<std::uint64_t>(d));
+}
+
+void MsgpackWriter::double_value(double v) {
+  begin_value();
+  write_double(v);
+}
+
+void MsgpackWriter::lossy(std::string_view text) {
+  switch (options_.lossy) {
+    case LossyPolicy::string:
+      write_raw_string(0xa0, 0xd9, text);
+      return;
+    case LossyPolicy::nearest: {
+      Decimal dec;
+      normalize(text, dec);
+      write_double(parse_double(text, dec));
+      return;
+    }
+    case LossyPolicy::error:
+      break;
+  }
+  std::string shown(text.substr(0, 40));
+  if (text.size() > 40) shown += "...";
+  Error e(Errc::lossy,
+          fmt::format("number {} has no exact MessagePack form (use "
+                      "--lossy=string or --lossy=nearest)",
+                      shown));
+  e.pointer = pointer();
+  throw e;
+}
+
+void MsgpackWriter::number_text(std::string_view text) {
+  begin_value();
+  const char* first = text.data();
+  const char* last = first + text.size();
+  if (text.find_first_of(".eE") == std::string_view::npos) {
+    std::int64_t i = 0;
+    auto r = std::from_chars(first, last, i);
+    if (r.ec == std::errc() && r.ptr == last) {
+      write_int(i);
+      return;
+    }
+    std::uint64_t u = 0;
+    r = std::from_chars(first, last, u);
+    if (r.ec == std::errc() && r.ptr == last) {
+      write_uint(u);
+      return;
+    }
+    lossy(text);  // an integer beyond 64 bits
+    return;
+  }
+  Decimal dec;
+  normalize(text, dec);
+  const double d = parse_double(text, dec);
+  if (std::isinf(d)) {
+    lossy(text);  // a finite number would become an infinity
+    return;
+  }
+  if (options_.exact_decimals && !detail::decimal_equals_double(text, d)) {
+    lossy(text);
+    return;
+  }
+  write_double(d);
+}
+
+void MsgpackWriter::write_raw_string(std::uint8_t fix, std::uint8_t b8,
+                                     std::string_view s) {
+  // fix: fixstr 0xa0 (lengths 0..31); b8: str8 0xd9 or bin8 0xc4, followed
+  // by the 16 and 32-bit forms at b8 + 1 and b8 + 2.
+  const std::size_t n = s.size();
+  char* p = nullptr;
+  if (fix != 0 && n <= 31) {
+    p = grow(1 + n);
+    *p++ = static_cast<char>(fix | n);
+  } else if (n <= 0xff) {
+    p = grow(2 + n);
+    *p++ = static_cast<char>(b8);
+    *p++ = static_cast<char>(n);
+  } else if (n <= 0xffff) {
+    p = grow(3 + n);
+    *p++ = static_cast<char>(b8 + 1);
+    store16(p, static_cast<std::uint16_t>(n));
+    p += 2;
+  } else if (n <= 0xffffffffu) {
+    p = grow(5 + n);
+    *p++ = static_cast<char>(b8 + 2);
+    store32(p, static_cast<std::uint32_t>(n));
+    p += 4;
+  } else {
+    throw Error(Errc::unsupported,
+                "string or byte string of 4 GiB or more has no MessagePack "
+                "form");
+  }
+  if (n > 0) std::memcpy(p, s.data(), n);
+}
+
+void MsgpackWriter::string_value(std::string_view utf8) {
+  begin_value();
+  write_raw_string(0xa0, 0xd9, utf8);
+}
+
+void MsgpackWriter::write_ext(std::int8_t type,
+                              std::span<const std::uint8_t> payload) {
+  const std::size_t n = payload.size();
+  char* p = nullptr;
+  switch (n) {
+    case 1:
+    case 2:
+    case 4:
+    case 8:
+    case 16: {
+      p = grow(2 + n);
+      const int log2 = __builtin_ctz(static_cast<unsigned>(n));
+      *p++ = static_cast<char>(0xd4 + log2);
+      break;
+    }
+    default:
+      if (n <= 0xff) {
+        p = grow(3 + n);
+        *p++ = static_cast<char>(0xc7);
+        *p++ = static_cast<char>(n);
+      } else if (n <= 0xffff) {
+        p = grow(4 + n);
+        *p++ = static_cast<char>(0xc8);
+        store16(p, static_cast<std::uint16_t>(n));
+        p += 2;
+      } else if (n <= 0xffffffffu) {
+        p = grow(6 + n);
+        *p++ = static_cast<char>(0xc9);
+        store32(p, static_cast<std::uint32_t>(n));
+        p += 4;
+      } else {
+        throw Error(Errc::unsupported,
+                    "extension of 4 GiB or more has no MessagePack form");
+      }
+  }
+  *p++ = static_cast<char>(type);
+  if (n > 0) std::memcpy(p, payload.data(), n);
+}
+
+void MsgpackWriter::bytes_value(std::span<const std::uint8_t> bytes) {
+  const int ext = pending_ext_;
+  begin_value();
+  if (ext != 256) {
+    write_ext(static_cast<std::int8_t>(ext), bytes);
+    return;
+  }
+  write_raw_string(0, 0xc4,
+                   {reinterpret_cast<const char*>(bytes.data()), bytes.size()});
+}
+
+void MsgpackWriter::timestamp_value(const Timestamp& t) {
+  begin_value();
+  if (t.kind != Timestamp::Kind::instant) {
+    std::string s;
+    detail::append_iso8601(s, t);
+    write_raw_string(0xa0, 0xd9, s);
+    return;
+  }
+  const auto secs = static_cast<std::uint64_t>(t.seconds);
+  if (t.seconds >= 0 && (secs >> 34) == 0) {
+    if (t.nanos == 0 && (secs >> 32) == 0) {
+      char* p = grow(6);
+      p[0] = static_cast<char>(0xd6);
+      p[1] = static_cast<char>(-1);
+      store32(p + 2, static_cast<std::uint32_t>(secs));
+    } else {
+      char* p = grow(10);
+      p[0] = static_cast<char>(0xd7);
+      p[1] = static_cast<char>(-1);
+      store64(p + 2, (std::uint64_t{t.nanos} << 34) | secs);
+    }
+    return;
+  }
+  char* p = grow(15);
+  p[0] = static_cast<char>(0xc7);
+  p[1] = 12;
+  p[2] = static_cast<char>(-1);
+  store32(p + 3, t.nanos);
+  store64(p + 7, secs);
+}
+
+void MsgpackWriter::annotation(const Annotation& a) {
+  // Only this format's own extension types survive; see the header.
+  if (a.kind != Annotation::Kind::type_name ||
+      a.name.substr(0, kExtPrefix.size()) != kExtPrefix) {
+    return;
+  }
+  const std::string_view num = a.name.substr(kExtPrefix.size());
+  int type = 0;
+  const auto r = std::from_chars(num.data(), num.data() + num.size(), type);
+  if (r.ec == std::errc() && r.ptr == num.data() + num.size() && type >= -128 &&
+      type <= 127 && type != -1) {
+    pending_ext_ = type;
+  }
+}
+
+void MsgpackWriter::end_document() {
+  pending_ext_ = 256;
+  std::size_t prev = 0;
+  const char* body = body_.get();
+  for (const Container& c : containers_) {
+    out_.write({body + prev, c.pos - prev});
+    prev = c.pos;
+    char head[5];
+    std::size_t n = 0;
+    const std::uint64_t count = c.count;
+    if (count <= 15) {
+      head[0] = static_cast<char>((c.is_map ? 0x80 : 0x90) | count);
+      n = 1;
+    } else if (count <= 0xffff) {
+      head[0] = static_cast<char>(c.is_map ? 0xde : 0xdc);
+      store16(head + 1, static_cast<std::uint16_t>(count));
+      n = 3;
+    } else {
+      head[0] = static_cast<char>(c.is_map ? 0xdf : 0xdd);
+      store32(head + 1, static_cast<std::uint32_t>(count));
+      n = 5;
+    }
+    out_.write({head, n});
+  }
+  out_.write({body + prev, len_ - prev});
+  len_ = 0;
+  containers_.clear();
+  open_.clear();
+}
+
+}  // namespace jbx::msgpack

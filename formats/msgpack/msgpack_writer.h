@@ -1,0 +1,101 @@
+// Writes events as MessagePack, one top-level value per document (a JSON
+// Lines input becomes a sequence of values). Integers and lengths take their
+// smallest encoding; doubles are always float64. Not for reading.
+//
+// Exactness (WriteOptions, documented in jbx(1) under --lossy):
+//   number_text integers within int64/uint64 -> MessagePack integers;
+//   integers beyond 64 bits -> the --lossy policy; decimals -> float64, or
+//   under --decimals=exact only when that double equals the decimal exactly,
+//   else the --lossy policy; a decimal too large for a double (1e400) always
+//   goes through the --lossy policy (nearest gives an infinity).
+//   timestamp_value instants -> timestamp extension -1 (32, 64 or 96-bit
+//   form, the smallest exact one; the zone offset is not kept); local dates
+//   and times -> ISO 8601 strings. annotation "msgpack.ext:N" + bytes ->
+//   extension N; every other annotation (JSONB type names, CBOR tags) is
+//   dropped, since MessagePack has no place for it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/events.h"
+#include "core/options.h"
+#include "core/sink.h"
+#include "formats/format.h"
+
+namespace jbx::msgpack {
+
+class MsgpackWriter final : public Writer {
+ public:
+  /// Writes to `out`, which must outlive the writer.
+  MsgpackWriter(Sink& out, const WriteOptions& options);
+
+  Flow begin_object() override;
+  Flow key(std::string_view name) override;
+  void end_object() override;
+  Flow begin_array() override;
+  void end_array() override;
+  void null_value() override;
+  void bool_value(bool b) override;
+  void int_value(std::int64_t v) override;
+  void uint_value(std::uint64_t v) override;
+  void double_value(double v) override;
+  /// Throws Error(lossy) with the value's JSON Pointer (no offset: the
+  /// reader adds its own) when the number has no exact MessagePack form and
+  /// the policy is error.
+  void number_text(std::string_view text) override;
+  void string_value(std::string_view utf8) override;
+  void bytes_value(std::span<const std::uint8_t> bytes) override;
+  void timestamp_value(const Timestamp& t) override;
+  void annotation(const Annotation& a) override;
+  /// Writes the document's bytes to the sink. Throws Error(io) from it.
+  void end_document() override;
+
+ private:
+  // Containers are written with their element counts up front, which only
+  // their end tells: the body is collected without headers, and each
+  // header is spliced in at its recorded position by end_document().
+  struct Container {
+    std::size_t pos;  // in body_, where the header goes
+    std::uint64_t count = 0;
+    bool is_map;
+  };
+
+  char* grow(std::size_t n) {
+    if (cap_ - len_ < n) reserve_slow(n);
+    char* p = body_.get() + len_;
+    len_ += n;
+    return p;
+  }
+  void reserve_slow(std::size_t n);
+  void put(std::uint8_t b) { *grow(1) = static_cast<char>(b); }
+  void begin_value();
+  void write_uint(std::uint64_t v);
+  void write_int(std::int64_t v);
+  void write_raw_string(std::uint8_t fix, std::uint8_t b8, std::string_view s);
+  void write_double(double d);
+  void write_ext(std::int8_t type, std::span<const std::uint8_t> payload);
+  void lossy(std::string_view text);
+  Flow begin(bool is_map);
+  std::string pointer() const;
+
+  Sink& out_;
+  WriteOptions options_;
+  std::unique_ptr<char[]> body_;
+  std::size_t len_ = 0;
+  std::size_t cap_ = 0;
+  std::vector<Container> containers_;  // this document's, in begin order
+  std::vector<std::size_t> open_;      // indexes into containers_
+  std::vector<std::string> keys_;      // current key per open map level
+  int pending_ext_ = 256;              // extension type for the next bytes
+};
+
+namespace detail {
+
+/// Decimal `text` (RFC 8259 number syntax) equals the double `d` exactly.
+bool decimal_equals_double(std::string_view text, double d);
+
+}  // namespace detail
+}  // namespace jbx::msgpack
