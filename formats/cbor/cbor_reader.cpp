@@ -444,7 +444,9 @@ class Decoder {
     check_depth(hd, depth);
     // Every item takes at least one byte: a count beyond the input is a
     // lie, caught before any work is done for it.
-    if (!hd.indefinite && hd.arg > left()) {
+    // When sniffing, a count beyond the cut-off head proves nothing, and
+    // the items up to the cut are still worth checking.
+    if (!hd.indefinite && hd.arg > left() && !sniffing_) {
       fail(Errc::unexpected_end,
            "array of " + std::to_string(hd.arg) + " items exceeds the input (" +
                std::to_string(left()) + " bytes left)",
@@ -482,8 +484,8 @@ class Decoder {
     }
     if (opts_.keys_error) {
       fail(Errc::type_mismatch,
-           std::string("map key is a ") + major_name(major) +
-               ", not a text string",
+           std::string("map key must be a text string, found ") +
+               major_name(major),
            off);
     }
     std::string rendered;
@@ -495,7 +497,7 @@ class Decoder {
 
   void map(const Head& hd, Handler* h, std::uint32_t depth) {
     check_depth(hd, depth);
-    if (!hd.indefinite && hd.arg > left() / 2) {
+    if (!hd.indefinite && hd.arg > left() / 2 && !sniffing_) {
       fail(Errc::unexpected_end,
            "map of " + std::to_string(hd.arg) + " pairs exceeds the input (" +
                std::to_string(left()) + " bytes left)",
@@ -650,13 +652,14 @@ class Decoder {
   static constexpr std::uint64_t kMaxZeros = 64;
 
   static std::string decimal_text(bool negative, std::string digits,
-                                  std::int64_t exp) {
+                                  std::int64_t exp,
+                                  std::uint64_t max_zeros = kMaxZeros) {
     std::string out = negative && digits != "0" ? "-" : "";
     if (exp >= 0) {
       const auto e = static_cast<std::uint64_t>(exp);
       if (digits == "0") {
-        out += e <= kMaxZeros ? "0" : "0e" + std::to_string(e);
-      } else if (e <= kMaxZeros) {
+        out += e <= max_zeros ? "0" : "0e" + std::to_string(e);
+      } else if (e <= max_zeros) {
         out += digits;
         out.append(e, '0');
       } else {
@@ -671,7 +674,7 @@ class Decoder {
       out += digits.substr(0, len - k);
       out.push_back('.');
       out += digits.substr(len - k);
-    } else if (k - len <= kMaxZeros) {
+    } else if (k - len <= max_zeros) {
       out += "0.";
       out.append(k - len, '0');
       out += digits;
@@ -703,9 +706,9 @@ class Decoder {
       digits.pop_back();
       --k;
     }
-    const std::string out = decimal_text(s.negative, std::move(digits),
-                                         -static_cast<std::int64_t>(k));
-    return out;
+    // Spelled out in full: the exponent bound keeps it below 16384 chars.
+    return decimal_text(s.negative, std::move(digits),
+                        -static_cast<std::int64_t>(k), UINT64_MAX);
   }
 
   void tag(const Head& hd, Handler* h, std::uint32_t depth) {

@@ -1,0 +1,396 @@
+#include "formats/cbor/cbor_reader.h"
+
+#include <boost/test/unit_test.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "formats/cbor/cbor_test_util.h"
+
+using jbx::cbor::test::read_all;
+using jbx::cbor::test::read_error;
+using jbx::cbor::test::unhex;
+
+namespace {
+
+std::string file(const std::string& rel) {
+  std::ifstream in(std::string(JBX_SHARED_DIR) + "/" + rel, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string deep(std::size_t n, char head, char leaf) {
+  return std::string(n, head) + leaf;
+}
+
+// Stops at the first array: nothing after it may arrive.
+class StopAtArray final : public jbx::cbor::test::Recorder {
+ public:
+  jbx::Flow begin_array() override {
+    Recorder::begin_array();
+    return jbx::Flow::stop;
+  }
+};
+
+// Skips arrays and the member named "skip".
+class Skipper final : public jbx::cbor::test::Recorder {
+ public:
+  jbx::Flow begin_array() override { return jbx::Flow::skip; }
+  jbx::Flow key(std::string_view n) override {
+    Recorder::key(n);
+    return n == "skip" ? jbx::Flow::skip : jbx::Flow::visit;
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(cbor_reader)
+
+BOOST_AUTO_TEST_CASE(reads_integers_in_every_width) {
+  BOOST_TEST(
+      read_all(unhex("00 17 1818 190100 1a00010000 1b0000000100000000")) ==
+      "i:0 $ i:23 $ i:24 $ i:256 $ i:65536 $ i:4294967296 $");
+  BOOST_TEST(read_all(unhex("20 3863 3bffffffffffffffff")) ==
+             "i:-1 $ i:-100 $ n:-18446744073709551616 $");
+  BOOST_TEST(read_all(unhex("1bffffffffffffffff 1b7fffffffffffffff")) ==
+             "u:18446744073709551615 $ i:9223372036854775807 $");
+  BOOST_TEST(read_all(unhex("3b7fffffffffffffff")) ==
+             "i:-9223372036854775808 $");
+}
+
+BOOST_AUTO_TEST_CASE(reads_half_single_and_double_floats_exactly) {
+  BOOST_TEST(
+      read_all(unhex("f93c00 f97bff f90001 f9c400 fa47c35000 "
+                     "fb3ff199999999999a")) ==
+      "d:1 $ d:65504 $ d:5.960464477539063e-08 $ d:-4 $ d:1e+05 $ d:1.1 $");
+  // float16 subnormal 2^-24 widens exactly to 5.960464477539063e-08.
+  const auto v = jbx::cbor::test::read_values(unhex("f90001"));
+  BOOST_TEST(v[0].d == 5.9604644775390625e-08);
+  BOOST_TEST(read_all(unhex("f97c00 f9fc00 fa7f800000")) ==
+             "d:inf $ d:-inf $ d:inf $");
+  BOOST_TEST(read_all(unhex("f97e00")) == "d:nan $");
+}
+
+BOOST_AUTO_TEST_CASE(reads_simple_values) {
+  BOOST_TEST(read_all(unhex("f4 f5 f6 f7 f0 f8ff")) ==
+             "false $ true $ null $ null $ null $ null $");
+}
+
+BOOST_AUTO_TEST_CASE(reads_strings_and_byte_strings) {
+  BOOST_TEST(read_all(unhex("60 6449455446 62c3bc 4401020304 40")) ==
+             "s: $ s:IETF $ s:\xc3\xbc $ b:01020304 $ b: $");
+}
+
+BOOST_AUTO_TEST_CASE(joins_indefinite_length_chunks) {
+  BOOST_TEST(read_all(unhex("5f42010243030405ff 7f657374726561646d696e67ff")) ==
+             "b:0102030405 $ s:streaming $");
+  BOOST_TEST(read_all(unhex("9f018202039f0405ffff bf61610161629f0203ffff")) ==
+             "[ i:1 [ i:2 i:3 ] [ i:4 i:5 ] ] $ { k:a i:1 k:b [ i:2 i:3 ] } $");
+}
+
+BOOST_AUTO_TEST_CASE(reads_bignums_as_exact_text) {
+  BOOST_TEST(read_all(unhex("c249010000000000000000")) ==
+             "n:18446744073709551616 $");
+  BOOST_TEST(read_all(unhex("c349010000000000000000")) ==
+             "n:-18446744073709551617 $");
+  BOOST_TEST(read_all(unhex("c24101 c240 c34100")) == "n:1 $ n:0 $ n:-1 $");
+  // 2^128, through the multi-limb conversion.
+  BOOST_TEST(read_all(unhex("c25101" + std::string(32, '0'))) ==
+             "n:340282366920938463463374607431768211456 $");
+}
+
+BOOST_AUTO_TEST_CASE(reads_decimal_fractions_exactly) {
+  BOOST_TEST(read_all(unhex("c48221196ab3")) == "n:273.15 $");
+  BOOST_TEST(read_all(unhex("c482231901f4")) == "n:0.0500 $");
+  BOOST_TEST(read_all(unhex("c4820205")) == "n:500 $");
+  // 10^-100: beyond 64 zeros, exponent notation keeps the text short.
+  BOOST_TEST(read_all(unhex("c4823863c24101")) == "n:1e-100 $");
+  BOOST_TEST(read_all(unhex("c482382220")) ==
+             "n:-0.00000000000000000000000000000000001 $");
+  BOOST_TEST(read_all(unhex("c4821b7fffffffffffffff01")) ==
+             "n:1e9223372036854775807 $");
+  BOOST_TEST(read_all(unhex("c49f21196ab3ff")) == "n:273.15 $");
+}
+
+BOOST_AUTO_TEST_CASE(reads_bigfloats_as_finite_decimals) {
+  BOOST_TEST(read_all(unhex("c5822003")) == "n:1.5 $");
+  BOOST_TEST(read_all(unhex("c5820a21")) == "n:-2048 $");
+  // 1 * 2^-1074, the smallest double, exactly (751 significant digits).
+  const std::string tiny = read_all(unhex("c582390431 01"));
+  BOOST_TEST(tiny.substr(0, 8) == "n:0.0000");
+  BOOST_TEST(tiny.substr(4 + 323, 12) == "494065645841");
+  BOOST_TEST(tiny.size() == 2 + 2 + 1074 + 2);
+  BOOST_TEST(read_error(unhex("c5821a0000400101")) ==
+             "unsupported@1: bigfloat exponent 16385 is beyond +-16384");
+}
+
+BOOST_AUTO_TEST_CASE(reads_date_tags_as_timestamps) {
+  // 0("2013-03-21T20:04:00Z") and 1(1363896240), RFC 8949 appendix A.
+  BOOST_TEST(read_all(unhex("c074323031332d30332d32315432303a30343a30305a")) ==
+             "t:0,1363896240,0,0 $");
+  BOOST_TEST(read_all(unhex("c11a514b67b0")) == "t:0,1363896240,0 $");
+  BOOST_TEST(read_all(unhex("c1fb41d452d9ec200000")) ==
+             "t:0,1363896240,500000000 $");
+  BOOST_TEST(read_all(unhex("c0781c") + "2013-03-21T22:04:00.25+02:00") ==
+             "t:0,1363896240,250000000,7200 $");
+  BOOST_TEST(read_all(unhex("d903ec6a") + "2024-02-29") ==
+             "t:2,1709164800,0 $");
+  BOOST_TEST(read_all(unhex("d8641901f4")) == "t:2,43200000,0 $");
+  BOOST_TEST(read_error(unhex("c06a") + "2013-02-30") ==
+             "syntax@1: invalid RFC 3339 date-time in tag 0");
+  BOOST_TEST(read_error(unhex("c001")) ==
+             "type_mismatch@1: tag 0 expects a text string");
+  BOOST_TEST(read_error(unhex("c1f97e00")) ==
+             "unsupported@1: epoch time in tag 1 is out of range");
+}
+
+BOOST_AUTO_TEST_CASE(keeps_unknown_tags_as_annotations) {
+  BOOST_TEST(read_all(unhex("c64101")) == "@6 b:01 $");
+  BOOST_TEST(read_all(unhex("d9d9f7d818456449455446")) == "@24 b:6449455446 $");
+  // 32 (URI) and 21-23 already mean their content.
+  BOOST_TEST(
+      read_all(unhex("d82076687474703a2f2f7777772e6578616d706c652e636f6d")) ==
+      "s:http://www.example.com $");
+  BOOST_TEST(read_all(unhex("d74401020304")) == "b:01020304 $");
+  // Tag 27 [name, value] carries a type name.
+  BOOST_TEST(read_all(unhex("d81b826450657273a0")) == "@type:Pers { } $");
+  BOOST_TEST(read_all(unhex("d81b83010203")) == "@27 [ i:1 i:2 i:3 ] $");
+}
+
+BOOST_AUTO_TEST_CASE(writes_non_string_keys_as_json_text) {
+  BOOST_TEST(read_all(unhex("a4 0102 f5f4 820102f6 f93e00f6")) ==
+             "{ k:1 i:2 k:true false k:[1,2] null k:1.5 null } $");
+  BOOST_TEST(read_all(unhex("a2 a1616101f6 4201 02f6")) ==
+             "{ k:{\"a\":1} null k:AQI= null } $");
+}
+
+BOOST_AUTO_TEST_CASE(refuses_non_string_keys_when_asked) {
+  jbx::ReadOptions o;
+  o.keys_error = true;
+  BOOST_TEST(read_error(unhex("a2 616101 0102"), o) ==
+             "type_mismatch@4: map key must be a text string, found "
+             "unsigned integer");
+  BOOST_TEST(read_all(unhex("a1616101"), o) == "{ k:a i:1 } $");
+}
+
+BOOST_AUTO_TEST_CASE(reads_a_sequence_one_document_at_a_time) {
+  auto src = jbx::Source::from_memory("<input>", unhex("01 8102 a0"));
+  const jbx::ReadOptions o;
+  jbx::CborReader r(*src, o);
+  jbx::cbor::test::Recorder rec;
+  BOOST_TEST(r.read_document(rec));
+  BOOST_TEST(rec.log == "i:1 $");
+  BOOST_TEST(r.offset() == 1u);
+  BOOST_TEST(r.read_document(rec));
+  BOOST_TEST(r.read_document(rec));
+  BOOST_TEST(!r.read_document(rec));
+  BOOST_TEST(rec.log == "i:1 $ [ i:2 ] $ { } $");
+  BOOST_TEST(read_all("") == "");
+}
+
+BOOST_AUTO_TEST_CASE(honours_skip_and_stop) {
+  {
+    auto src = jbx::Source::from_memory(
+        "<input>", unhex("a4 6161 820203 6162 05 64736b6970"
+                         "a1617801 6163 6178 02"));
+    const jbx::ReadOptions o;
+    jbx::CborReader r(*src, o);
+    Skipper s;
+    while (r.read_document(s)) {
+    }
+    BOOST_TEST(s.log == "{ k:a k:b i:5 k:skip k:c s:x } $ i:2 $");
+  }
+  {
+    auto src =
+        jbx::Source::from_memory("<input>", unhex("a2616101616282010207"));
+    const jbx::ReadOptions o;
+    jbx::CborReader r(*src, o);
+    StopAtArray s;
+    BOOST_TEST(r.read_document(s));
+    BOOST_TEST(r.read_document(s));
+    BOOST_TEST(s.log == "{ k:a i:1 k:b [ $ i:7 $");
+  }
+}
+
+// ---- errors ----
+
+BOOST_AUTO_TEST_CASE(rejects_truncated_float32) {
+  // float32 cut after 2 of 4 bytes; the input ends at byte offset 3.
+  BOOST_TEST(read_error(unhex("fa 3f 80")) ==
+             "unexpected_end@3: unexpected end of input in float32");
+  BOOST_TEST(read_error(unhex("f9 3f")) ==
+             "unexpected_end@2: unexpected end of input in float16");
+  BOOST_TEST(read_error(unhex("19 01")) ==
+             "unexpected_end@2: unexpected end of input in unsigned integer");
+  BOOST_TEST(read_error(unhex("82 81 01")) ==
+             "unexpected_end@3: unexpected end of input in array");
+  BOOST_TEST(read_error(unhex("83 01 02")) ==
+             "unexpected_end@0: array of 3 items exceeds the input (2 bytes "
+             "left)");
+  BOOST_TEST(read_error(unhex("a1 61 61")) ==
+             "unexpected_end@3: unexpected end of input in map");
+  BOOST_TEST(read_error(unhex("9f 01")) ==
+             "unexpected_end@2: unexpected end of input in array");
+  BOOST_TEST(read_error(unhex("c6")) ==
+             "unexpected_end@1: unexpected end of input in tag");
+  BOOST_TEST(read_error(unhex("64 61 62")) ==
+             "unexpected_end@0: text string of 4 bytes exceeds the input (2 "
+             "bytes left)");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_every_truncation_of_real_documents) {
+  const char* const kDocs[] = {
+      "conformance/nlohmann-test-data/json.org/1.json.cbor",
+      "conformance/nlohmann-test-data/json.org/4.json.cbor",
+      "conformance/nlohmann-test-data/json_tests/pass1.json.cbor",
+      "conformance/nlohmann-test-data/json.org/3.json.cbor",
+  };
+  // Plus one of jbx's own with every tag the writer produces.
+  std::vector<std::string> docs;
+  for (const char* d : kDocs) docs.push_back(file(d));
+  docs.push_back(unhex(
+      "a56161c249010000000000000000616282c48221196ab3c074323031332d30332d3231"
+      "5432303a30343a30305a6163d81b8264547970659f5f4101ff7f6161ffff6164fb3ff8"
+      "000000000000616581d903ec6a323032342d30322d3239"));
+  for (const std::string& doc : docs) {
+    BOOST_TEST_REQUIRE(doc.size() > 20u);
+    BOOST_TEST(read_error(doc) == "no error");
+    for (std::size_t cut = 1; cut < doc.size(); ++cut) {
+      try {
+        read_all(doc.substr(0, cut));
+        BOOST_ERROR("no error at cut " << cut);
+      } catch (const jbx::Error& e) {
+        BOOST_TEST(static_cast<int>(e.code) ==
+                   static_cast<int>(jbx::Errc::unexpected_end));
+        BOOST_TEST(e.binary);
+        BOOST_TEST_REQUIRE(e.offset.has_value());
+        BOOST_TEST(*e.offset <= cut);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(rejects_lengths_beyond_the_input_without_allocating) {
+  // A byte string, array and map claiming 2^40 entries (a terabyte).
+  BOOST_TEST(read_error(unhex("5b0000010000000000 00")) ==
+             "unexpected_end@0: byte string of 1099511627776 bytes exceeds "
+             "the input (1 bytes left)");
+  BOOST_TEST(read_error(unhex("9b0000010000000000 00")) ==
+             "unexpected_end@0: array of 1099511627776 items exceeds the "
+             "input (1 bytes left)");
+  BOOST_TEST(read_error(unhex("81 bb0000010000000000")) ==
+             "unexpected_end@1: map of 1099511627776 pairs exceeds the input "
+             "(0 bytes left)");
+  BOOST_TEST(read_error(unhex("7b ffffffffffffffff")) ==
+             "unexpected_end@0: text string of 18446744073709551615 bytes "
+             "exceeds the input (0 bytes left)");
+  BOOST_TEST(read_error(unhex("5f 5bffffffffffffffff ff")) ==
+             "unexpected_end@1: byte string of 18446744073709551615 bytes "
+             "exceeds the input (1 bytes left)");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_deep_nesting) {
+  BOOST_TEST(read_error(deep(100000, '\x81', '\x00')) ==
+             "depth_limit@1024: nesting deeper than 1024 levels");
+  BOOST_TEST(read_error(deep(100000, '\xbf', '\x00')) ==
+             "depth_limit@1024: nesting deeper than 1024 levels");
+  // Tags nest like containers (a chain of tag 6).
+  BOOST_TEST(read_error(deep(100000, '\xc6', '\x00')) ==
+             "depth_limit@1024: nesting deeper than 1024 levels");
+  jbx::ReadOptions o;
+  o.max_depth = 3;
+  BOOST_TEST(read_all(deep(3, '\x81', '\x00'), o) == "[ [ [ i:0 ] ] ] $");
+  BOOST_TEST(read_error(deep(4, '\x81', '\x00'), o) ==
+             "depth_limit@3: nesting deeper than 3 levels");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_invalid_utf8_with_its_offset) {
+  BOOST_TEST(read_error(unhex("82 61 61 63 61 c3 28")) ==
+             "invalid_utf8@5: invalid UTF-8 in text string");
+  // Overlong, surrogate, above U+10FFFF, lone continuation.
+  BOOST_TEST(read_error(unhex("62 c0 80")) ==
+             "invalid_utf8@1: invalid UTF-8 in text string");
+  BOOST_TEST(read_error(unhex("63 ed a0 80")) ==
+             "invalid_utf8@1: invalid UTF-8 in text string");
+  BOOST_TEST(read_error(unhex("64 f4 90 80 80")) ==
+             "invalid_utf8@1: invalid UTF-8 in text string");
+  BOOST_TEST(read_error(unhex("6a 61616161616161616180")) ==
+             "invalid_utf8@10: invalid UTF-8 in text string");
+  // A character split across chunks is invalid in each chunk.
+  BOOST_TEST(read_error(unhex("7f 61c3 61bc ff")) ==
+             "invalid_utf8@2: invalid UTF-8 in text string");
+  // Keys too.
+  BOOST_TEST(read_error(unhex("a1 61 ff 00")) ==
+             "invalid_utf8@2: invalid UTF-8 in text string");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_malformed_heads) {
+  BOOST_TEST(read_error(unhex("1c")) ==
+             "syntax@0: invalid major type 0 with additional info 28");
+  BOOST_TEST(read_error(unhex("81 fe")) ==
+             "syntax@1: invalid major type 7 with additional info 30");
+  BOOST_TEST(read_error(unhex("1f")) ==
+             "syntax@0: invalid major type 0 with additional info 31");
+  BOOST_TEST(read_error(unhex("df 00")) ==
+             "syntax@0: invalid major type 6 with additional info 31");
+  BOOST_TEST(read_error(unhex("ff")) == "syntax@0: unexpected break");
+  BOOST_TEST(read_error(unhex("82 01 ff")) == "syntax@2: unexpected break");
+  BOOST_TEST(read_error(unhex("a1 ff 00")) == "syntax@1: unexpected break");
+  BOOST_TEST(read_error(unhex("bf 61 61 ff")) == "syntax@3: unexpected break");
+  BOOST_TEST(read_error(unhex("5f 61 61 ff")) ==
+             "syntax@1: invalid chunk in indefinite-length byte string");
+  BOOST_TEST(read_error(unhex("7f 7f ff ff")) ==
+             "syntax@1: invalid chunk in indefinite-length text string");
+  BOOST_TEST(read_error(unhex("f8 1f")) ==
+             "syntax@0: invalid simple value 31 in two-byte form");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_number_tags_around_the_wrong_content) {
+  BOOST_TEST(read_error(unhex("c2 01")) ==
+             "type_mismatch@1: tag 2 expects a byte string");
+  BOOST_TEST(read_error(unhex("c4 83 01 02 03")) ==
+             "type_mismatch@1: tag 4 expects an array of an exponent and a "
+             "mantissa");
+  BOOST_TEST(read_error(unhex("c4 82 01 61 61")) ==
+             "type_mismatch@3: tag 4 expects an array of an exponent and a "
+             "mantissa");
+  BOOST_TEST(read_error(unhex("c4 82 c24101 01")) ==
+             "type_mismatch@2: tag 4 expects an array of an exponent and a "
+             "mantissa");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_the_jackson_fuzz_inputs) {
+  // A 256-byte text string with 0xf7 (never valid in UTF-8) inside.
+  BOOST_TEST(read_error(file("conformance/cbor/jackson-fuzz/"
+                             "clusterfuzz-cbor-35979.cbor")) ==
+             "invalid_utf8@258: invalid UTF-8 in text string");
+  BOOST_TEST(read_error(file("conformance/cbor/jackson-fuzz/"
+                             "clusterfuzz-cbor-65617.cbor")) ==
+             "unexpected_end@0: text string of 4292465919 bytes exceeds the "
+             "input (1627 bytes left)");
+}
+
+BOOST_AUTO_TEST_CASE(sniffs_only_what_json_cannot_start_with) {
+  using jbx::cbor::sniff;
+  BOOST_TEST(sniff(unhex("d9d9f7 01")));
+  BOOST_TEST(sniff(unhex("d9d9f7")));
+  BOOST_TEST(sniff(unhex("a2 6161 01 6162 82 01 02")));
+  BOOST_TEST(sniff(unhex("9f 01 02")));  // cut off: fine so far
+  BOOST_TEST(sniff(unhex("c074323031332d30332d32315432303a30343a30305a")));
+  BOOST_TEST(!sniff("{\"a\":1}"));
+  BOOST_TEST(!sniff("[1,2]"));
+  BOOST_TEST(!sniff("\xef\xbb\xbf{}"));
+  BOOST_TEST(!sniff(""));
+  BOOST_TEST(!sniff(unhex("01")));     // a bare integer: too little evidence
+  BOOST_TEST(!sniff(unhex("81 ff")));  // break without indefinite item
+  BOOST_TEST(!sniff(unhex("a1 62 c328 01")));  // invalid UTF-8
+  // MessagePack {"a": -1}: fixmap, fixstr "a", negative fixint 0xff.
+  BOOST_TEST(!sniff(unhex("81 a1 61 ff")));
+  // MessagePack {"a": nil, "b": true}: "a" then 0xc0 reads as a text
+  // string "\xc0", which is not UTF-8.
+  BOOST_TEST(!sniff(unhex("82 a1 61 c0 a1 62 c3")));
+  // MessagePack [nil]: 0xc0 would be tag 0 without its text string.
+  BOOST_TEST(!sniff(unhex("91 c0 c3")));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
