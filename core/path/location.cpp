@@ -9,7 +9,7 @@ namespace jbx::path {
 
 namespace {
 
-bool selector_is_simple(const Selector& s) {
+bool is_location_selector_impl(const Selector& s) {
   switch (s.kind) {
     case Selector::Kind::name:
     case Selector::Kind::wildcard:
@@ -26,7 +26,7 @@ bool selector_is_simple(const Selector& s) {
   return false;
 }
 
-bool selector_matches(const Selector& s, const Step& step) {
+bool selects_step_impl(const Selector& s, const Step& step) {
   switch (s.kind) {
     case Selector::Kind::name:
       return !step.is_index && step.key == s.name;
@@ -125,10 +125,18 @@ std::string json_pointer(std::span<const Step> location) {
   return out;
 }
 
+bool is_location_selector(const Selector& s) {
+  return is_location_selector_impl(s);
+}
+
+bool selects_step(const Selector& s, const Step& step) {
+  return selects_step_impl(s, step);
+}
+
 bool is_simple(const Query& q) {
   for (const Segment& seg : q.segments) {
     for (const Selector& s : seg.selectors) {
-      if (!selector_is_simple(s)) return false;
+      if (!is_location_selector_impl(s)) return false;
     }
   }
   return true;
@@ -156,7 +164,7 @@ Matcher::States Matcher::advance(const States& from, const Step& s) const {
     // A descendant segment may skip any number of levels before selecting.
     if (seg.descendant) to[j] = true;
     for (const Selector& sel : seg.selectors) {
-      if (selector_matches(sel, s)) {
+      if (selects_step_impl(sel, s)) {
         to[j + 1] = true;
         break;
       }

@@ -129,6 +129,11 @@ std::string json_pointer(std::span<const Step> location);
 /// segments). Such queries work in streaming transforms via Matcher.
 bool is_simple(const Query& q);
 
+/// True when `s` can be decided from a node's location alone (see
+/// is_simple); then selects_step() says whether it selects the child `step`.
+bool is_location_selector(const Selector& s);
+bool selects_step(const Selector& s, const Step& step);
+
 /// Decides, while a document streams by, whether the current location is
 /// selected by a simple query, and whether anything below it can be, so
 /// the caller can skip. Duplicates collapse: a location is selected or not.
