@@ -45,6 +45,10 @@ class JsonReader final : public Reader {
   /// The whole input when it was read whole (not in lines mode), else "".
   std::string_view text() const { return text_; }
 
+  /// Documents larger than this many bytes are read by the scalar parser
+  /// (default: simdjson's limit of 4 GiB). Tests lower it.
+  void set_simd_limit(std::size_t bytes) { simd_limit_ = bytes; }
+
   /// The number of documents delivered so far.
   std::uint64_t documents() const { return documents_; }
 
@@ -53,8 +57,13 @@ class JsonReader final : public Reader {
   bool read_whole(Handler& out);
   bool read_line(Handler& out);
   bool next_line(std::size_t& begin, std::size_t& end);
-  void parse_doc(std::string_view doc, std::uint64_t base, Handler& out,
-                 bool single);
+  // Parses the document starting at text[start] (not whitespace), using
+  // text[start, end_hint) for simdjson and bytes up to `capacity` as its
+  // padding; returns where the next document may start.
+  std::size_t parse_doc(std::string_view text, std::size_t start,
+                        std::size_t end_hint, std::size_t capacity,
+                        std::uint64_t base, Handler& out, bool single);
+  bool use_simd(std::size_t len) const;
 
   Source& in_;
   ReadOptions opt_;
@@ -65,6 +74,7 @@ class JsonReader final : public Reader {
   std::string_view text_;
   std::size_t pos_ = 0;  // whole mode: where the next document starts
   std::uint64_t documents_ = 0;
+  std::size_t simd_limit_ = 0xFFFFFFFFu;
 
   // Lines mode: a window of the input [buf_begin_, buf_end_) in buf_,
   // starting at input offset buf_offset_.
