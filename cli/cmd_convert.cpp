@@ -1,12 +1,41 @@
-// Placeholder until the subcommand lands; replaced by its implementation.
+// `jbx convert`: any registered format to any other, through the shared
+// pipeline (cli/pipeline.h). Input formats are sniffed, then taken from the
+// extension, --from overrides; the output format is --to, else -o FILE's
+// extension, else JSON. Binary output is never written to a terminal.
+#include <unistd.h>
+
+#include <fmt/format.h>
+
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/pipeline.h"
 #include "core/error.h"
+#include "formats/json/json_format.h"
 
 namespace jbx::cli {
 
-int run_convert(const Args&) {
-  throw Error(Errc::unsupported, "'convert' is not built yet");
+int run_convert(const Args& args) {
+  // Unknown format names are usage errors before any input is opened.
+  if (const auto from = args.value("from")) format_named(*from);
+  const FormatSpec* to = nullptr;
+  if (const auto name = args.value("to")) to = &format_named(*name);
+
+  Pipeline pipeline(args);
+  pipeline.set_output_format(to);
+  const FormatSpec& out = pipeline.output_format();
+  // --keys=error is enforced where non-string keys are met: in the readers.
+  pipeline.read_opts().keys_error = pipeline.write_opts().keys_error;
+  if (&out == &kJsonLinesFormat) pipeline.write_opts().lines = true;
+
+  // Like gzip: binary bytes on a terminal are never what was meant.
+  if (out.binary && !args.has("output") && !args.has("in-place") &&
+      isatty(1) == 1) {
+    throw Error(Errc::usage,
+                fmt::format("refusing to write {} to a terminal: use -o FILE "
+                            "or redirect standard output",
+                            out.name));
+  }
+  return pipeline.run();
 }
 
 }  // namespace jbx::cli
