@@ -188,8 +188,8 @@ std::unique_ptr<Reader> make_reader(Source& src, const FormatSpec& format,
   return format.make_reader(src, ro);
 }
 
-void report_error(Error& e, const Source* src, const Reader* reader,
-                  ErrorFormat format) {
+std::string render_report(Error& e, const Source* src, const Reader* reader,
+                          ErrorFormat format) {
   if (e.input.empty() && src != nullptr) e.input = src->name();
   const auto* json = dynamic_cast<const JsonReader*>(reader);
   std::string out;
@@ -223,6 +223,12 @@ void report_error(Error& e, const Source* src, const Reader* reader,
     out = format == ErrorFormat::json ? render_error_json(e, text)
                                       : render_error(e, text);
   }
+  return out;
+}
+
+void report_error(Error& e, const Source* src, const Reader* reader,
+                  ErrorFormat format) {
+  const std::string out = render_report(e, src, reader, format);
   // Best effort: a failing stderr has nowhere left to report to.
   const char* p = out.data();
   std::size_t n = out.size();

@@ -90,6 +90,10 @@ std::unique_ptr<Reader> make_reader(Source& src, const FormatSpec& format,
 void report_error(Error& e, const Source* src, const Reader* reader,
                   ErrorFormat format = ErrorFormat::text);
 
+/// What report_error() prints, as a string (ends in a newline).
+std::string render_report(Error& e, const Source* src, const Reader* reader,
+                          ErrorFormat format = ErrorFormat::text);
+
 /// The shared pipeline of fmt, convert and query.
 ///
 /// Typical use in a command:
