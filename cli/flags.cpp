@@ -20,6 +20,13 @@ constexpr sv kNanChoices[] = {"error", "null", "string"};
 constexpr sv kTypeNameChoices[] = {"keep", "drop"};
 constexpr sv kKeysChoices[] = {"text", "error"};
 
+constexpr sv kNullsChoices[] = {"keep", "drop", "drop-all"};
+constexpr sv kDateErrorsChoices[] = {"error", "keep"};
+constexpr sv kEpochUnitChoices[] = {"ms", "s"};
+constexpr sv kKeyCaseChoices[] = {"camel",  "snake",       "kebab",
+                                  "pascal", "upper-snake", "lower"};
+constexpr sv kDecimalStyleChoices[] = {"plain", "exponent"};
+
 constexpr FlagSpec kFlags[] = {
     // ---- input -------------------------------------------------------------
     {"from",
@@ -175,6 +182,184 @@ constexpr FlagSpec kFlags[] = {
      {},
      Completion::none,
      kConvert | kQuery},
+
+    // ---- transform (fastjson2 writer features)
+    // -------------------------------
+    {"nulls", 0, "MODE", "transform", "Null members: keep, drop, drop-all",
+     "keep (the default) writes nulls; drop removes object members whose "
+     "value is null, as fastjson2 does without WriteMapNullValue; drop-all "
+     "also removes null array elements. A null document is still written. "
+     "Example: jbx fmt -c --nulls=drop turns {\"a\":null,\"b\":[null]} into "
+     "{\"b\":[null]}; --nulls=drop-all gives {\"b\":[]}.",
+     kNullsChoices, Completion::choice, kOutputCmds},
+    {"null-default",
+     0,
+     "PATH=JSON",
+     "transform",
+     "Write nulls at PATH as JSON (repeatable)",
+     "Replace a null selected by the JSONPath PATH with the JSON value after "
+     "the first '=' that follows the path. PATH may use names, wildcards, "
+     "non-negative indices and '..'; the first matching rule wins, and rules "
+     "apply before \\flag{nulls}. Example: jbx fmt -c --null-default "
+     "'$..tags=[]' turns {\"tags\":null} into {\"tags\":[]}.",
+     {},
+     Completion::none,
+     kOutputCmds,
+     true},
+    {"schema",
+     0,
+     "FILE",
+     "transform",
+     "Take null types from the JSON Schema FILE",
+     "Read the JSON Schema FILE and replace a null whose location declares "
+     "type array, string, number or integer, or boolean with [], \"\", 0 or "
+     "false (fastjson2's WriteNullListAsEmpty, WriteNullStringAsEmpty, "
+     "WriteNullNumberAsZero, WriteNullBooleanAsFalse); \\flag{null-as-empty} "
+     "chooses which (all by default). Followed keywords: type, properties, "
+     "additionalProperties, items, prefixItems, additionalItems, allOf, "
+     "anyOf, oneOf and $ref within the file; a type list counts its first "
+     "entry other than \"null\". Example: with {\"properties\":{\"n\":"
+     "{\"type\":\"integer\"}}}, jbx fmt -c --schema s.json turns {\"n\":null} "
+     "into {\"n\":0}.",
+     {},
+     Completion::file,
+     kOutputCmds},
+    {"null-as-empty",
+     0,
+     "KINDS",
+     "transform",
+     "With --schema: list,string,number,boolean",
+     "A comma-separated list of the null kinds \\flag{schema} replaces: list "
+     "([]), string (\"\"), number (0) and boolean (false). Example: "
+     "--schema s.json --null-as-empty=list,string leaves numbers and "
+     "booleans null.",
+     {},
+     Completion::none,
+     kOutputCmds},
+    {"empty-as-null",
+     0,
+     "",
+     "transform",
+     "Write empty strings and arrays as null",
+     "The reverse of \\flag{null-as-empty}: every \"\" and [] becomes null "
+     "(before \\flag{nulls}, so --empty-as-null --nulls=drop removes such "
+     "members). Example: jbx fmt -c --empty-as-null turns {\"a\":\"\","
+     "\"b\":[]} into {\"a\":null,\"b\":null}.",
+     {},
+     Completion::none,
+     kOutputCmds},
+    {"date-format",
+     0,
+     "FMT",
+     "transform",
+     "Dates as iso8601, millis, seconds or a pattern",
+     "How dates are written to JSON: iso8601 (the default), millis or "
+     "seconds since 1970 (fastjson2's \"millis\" and \"unixtime\"), or a "
+     "pattern in java.time letters: yyyy (yy: two digits), MM (MMM Jan, MMMM "
+     "January), dd, HH, hh (1-12) with a (AM/PM), mm, ss, SSS (fraction "
+     "digits), E (Mon; EEEE Monday), z (zone abbreviation), Z (+0800), X "
+     "(+08, XX +0800, XXX +08:00, Z for UTC), and text in single quotes; "
+     "other letters are an error. Dates are native dates of binary inputs "
+     "and the values at \\flag{date-fields}. With a binary output format, "
+     "dates stay native unless FMT is given. Example: jbx convert "
+     "--date-format 'yyyy-MM-dd HH:mm' --timezone Asia/Shanghai writes a "
+     "CBOR date 2024-03-31T01:30:00Z as \"2024-03-31 09:30\".",
+     {},
+     Completion::none,
+     kOutputCmds},
+    {"timezone",
+     0,
+     "TZ",
+     "transform",
+     "Zone for dates: IANA name or offset (default UTC)",
+     "The time zone dates are written in, and the zone of date texts read "
+     "without an offset: an IANA name from the system tz database "
+     "(Europe/Berlin; the TZDIR environment variable overrides "
+     "/usr/share/zoneinfo), UTC, or an offset such as +08:00. The default "
+     "is UTC. Daylight-saving time follows the database; a local time in a "
+     "spring-forward gap moves forward, one in an autumn overlap takes the "
+     "earlier offset, as java.time does. Example: --timezone "
+     "America/New_York writes 2024-07-01T12:00:00Z as "
+     "2024-07-01T08:00:00-04:00.",
+     {},
+     Completion::timezone,
+     kOutputCmds},
+    {"date-fields",
+     0,
+     "PATH",
+     "transform",
+     "JSON values at PATH are dates (repeatable)",
+     "Treat the strings and numbers that the JSONPath PATH selects as dates: "
+     "strings are read as ISO 8601 (2024-03-31, 2024-03-31T01:30:00.5+02:00) "
+     "or with \\flag{date-input-format}, numbers as epoch counts in "
+     "\\flag{epoch-unit}. Converting to JSONB, CBOR or MessagePack writes "
+     "them as native dates; JSON output rewrites them with "
+     "\\flag{date-format}. PATH may use names, wildcards, non-negative "
+     "indices and '..'. Example: jbx fmt -c --date-fields '$.t' "
+     "--date-format millis turns {\"t\":\"1969-12-31T23:59:59Z\"} into "
+     "{\"t\":-1000}.",
+     {},
+     Completion::none,
+     kOutputCmds,
+     true},
+    {"date-input-format",
+     0,
+     "PATTERN",
+     "transform",
+     "Read date strings with PATTERN, not ISO 8601",
+     "Read the strings at \\flag{date-fields} with PATTERN, in the letters of "
+     "\\flag{date-format}; fields the pattern lacks default to "
+     "1970-01-01T00:00:00, and without an offset or zone in the text the "
+     "zone is \\flag{timezone}. Example: --date-fields '$.d' "
+     "--date-input-format dd/MM/yyyy reads \"31/03/2024\".",
+     {},
+     Completion::none,
+     kOutputCmds},
+    {"epoch-unit", 0, "UNIT", "transform",
+     "Numbers at --date-fields: ms (default) or s",
+     "The unit of numbers at \\flag{date-fields}: milliseconds (ms, the "
+     "default, like fastjson2) or seconds (s); fractions are allowed down to "
+     "nanoseconds. Example: --date-fields '$.t' --epoch-unit s reads "
+     "{\"t\":86400} as 1970-01-02T00:00:00Z.",
+     kEpochUnitChoices, Completion::choice, kOutputCmds},
+    {"date-errors", 0, "MODE", "transform",
+     "Unreadable dates: error (default) or keep",
+     "What to do with a value at \\flag{date-fields} that is not a date: "
+     "error (the default) names its path and the character where reading "
+     "failed; keep passes it on unchanged. Example: --date-fields '$.d' "
+     "--date-errors keep leaves {\"d\":\"soon\"} as it is.",
+     kDateErrorsChoices, Completion::choice, kOutputCmds},
+    {"key-case", 0, "CASE", "transform",
+     "Rename keys: camel, snake, kebab, pascal, ...",
+     "Rename every object key, recursively, as fastjson2's naming "
+     "strategies do: camel (userId), snake (user_id), kebab (user-id), "
+     "pascal (UserId), upper-snake (USER_ID) or lower (the key lowercased). "
+     "Words split at _, - and spaces and at case changes (HTTPServer is "
+     "HTTP Server). Two keys of one object that get the same name are an "
+     "error naming both. Example: jbx fmt -c --key-case snake turns "
+     "{\"userId\":1} into {\"user_id\":1}.",
+     kKeyCaseChoices, Completion::choice, kOutputCmds},
+    {"bigint-as-string",
+     0,
+     "",
+     "transform",
+     "Write integers beyond +-(2^53-1) as strings",
+     "Write integers that JavaScript cannot hold exactly (beyond "
+     "+-9007199254740991) as strings, like fastjson2's WriteLongAsString "
+     "and BrowserCompatible. Example: jbx fmt -c --bigint-as-string turns "
+     "[9007199254740993,1] into [\"9007199254740993\",1].",
+     {},
+     Completion::none,
+     kOutputCmds},
+    {"decimal", 0, "STYLE", "transform",
+     "Decimals as plain or exponent notation",
+     "Rewrite numbers with a fraction or an exponent, digit for digit: plain "
+     "never uses an exponent (fastjson2's WriteBigDecimalAsPlain), exponent "
+     "writes one digit before the point and an exponent. Integers are left "
+     "alone. Example: jbx fmt -c --decimal plain turns [1.5e3,1E-7] into "
+     "[1500,0.0000001]; --decimal exponent turns [1500.0] into "
+     "[1.5000e3].",
+     kDecimalStyleChoices, Completion::choice, kOutputCmds},
 
     // ---- query --------------------------------------------------------------
     {"wrap",

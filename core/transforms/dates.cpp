@@ -10,7 +10,6 @@ namespace dt = jbx::datetime;
 
 namespace {
 
-
 // Milliseconds since the epoch, or nullopt when they overflow 64 bits.
 std::optional<std::int64_t> to_millis(std::int64_t s, std::uint32_t nanos) {
   std::int64_t ms = 0;
@@ -107,7 +106,6 @@ void ParseDateFields::not_a_date(std::string_view what) {
           fmt::format("date at {}: expected a date string or an epoch "
                       "number, found {}",
                       tracker_.normalized_path(), what));
-  e.pointer = tracker_.json_pointer();
   throw e;
 }
 
@@ -279,7 +277,6 @@ void ParseDateFields::number_date(std::string_view text) {
         fmt::format("date at {}: {} is not an epoch count of {}",
                     tracker_.normalized_path(), text,
                     o_.unit == EpochUnit::millis ? "milliseconds" : "seconds"));
-    e.pointer = tracker_.json_pointer();
     throw e;
   }
   next_.number_text(text);
@@ -300,7 +297,6 @@ void ParseDateFields::text_date(std::string_view s) {
             fmt::format("date at {}: {} at character {} of \"{}\"",
                         tracker_.normalized_path(), err.message,
                         err.position + 1, s));
-    e.pointer = tracker_.json_pointer();
     throw e;
   }
   Timestamp t;
