@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/pipeline.h"
+#include "cli/transforms_from_flags.h"
 #include "core/error.h"
 #include "formats/json/json_format.h"
 
@@ -35,6 +36,7 @@ int run_convert(const Args& args) {
                             "or redirect standard output",
                             out.name));
   }
+  add_feature_transforms(pipeline, args);
   return pipeline.run();
 }
 
