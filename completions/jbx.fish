@@ -26,6 +26,7 @@ end
 
 function __jbx_formats
     printf '%s\t%s\n' 'cbor' 'Concise Binary Object Representation (RFC 8949)'
+    printf '%s\t%s\n' 'msgpack' 'MessagePack, one value per document'
     printf '%s\t%s\n' 'jsonl' 'JSON Lines: one document per line'
     printf '%s\t%s\n' 'json' 'JSON text (RFC 8259)'
 end
@@ -36,7 +37,7 @@ function __jbx_inputs
     for f in $cur*
         if test -d $f
             printf '%s/\n' $f
-        else if string match -qri -- '\.(cbor|jsonl|ndjson|json)$' $f
+        else if string match -qri -- '\.(cbor|msgpack|mpk|jsonl|ndjson|json)$' $f
             echo $f
         end
     end
@@ -84,6 +85,29 @@ complete -c jbx -n '__jbx_using fmt convert query' -l nan -x -a 'error null stri
 complete -c jbx -n '__jbx_using fmt convert query' -l type-names -x -a 'keep drop' -d 'Type names in JSON: keep, drop'
 complete -c jbx -n '__jbx_using fmt convert query' -l keys -x -a 'text error' -d 'Non-string map keys: text, error'
 complete -c jbx -n '__jbx_using convert query' -l canonical -d 'Deterministic CBOR (RFC 8949 4.2)'
+complete -c jbx -n '__jbx_using fmt convert query' -l nulls -x -a 'keep drop drop-all' -d 'Null members: keep, drop, drop-all'
+complete -c jbx -n '__jbx_using fmt convert query' -l null-default -x -d 'Write nulls at PATH as JSON (repeatable)'
+complete -c jbx -n '__jbx_using fmt convert query' -l schema -r -F -d 'Take null types from the JSON Schema FILE'
+complete -c jbx -n '__jbx_using fmt convert query' -l null-as-empty -x -d 'With --schema: list,string,number,boolean'
+complete -c jbx -n '__jbx_using fmt convert query' -l empty-as-null -d 'Write empty strings and arrays as null'
+complete -c jbx -n '__jbx_using fmt convert query' -l date-format -x -d 'Dates as iso8601, millis, seconds or a pattern'
+complete -c jbx -n '__jbx_using fmt convert query' -l timezone -x -a '(__jbx_zones)' -d 'Zone for dates: IANA name or offset (default UTC)'
+complete -c jbx -n '__jbx_using fmt convert query' -l date-fields -x -d 'JSON values at PATH are dates (repeatable)'
+complete -c jbx -n '__jbx_using fmt convert query' -l date-input-format -x -d 'Read date strings with PATTERN, not ISO 8601'
+complete -c jbx -n '__jbx_using fmt convert query' -l epoch-unit -x -a 'ms s' -d 'Numbers at --date-fields: ms (default) or s'
+complete -c jbx -n '__jbx_using fmt convert query' -l date-errors -x -a 'error keep' -d 'Unreadable dates: error (default) or keep'
+complete -c jbx -n '__jbx_using fmt convert query' -l key-case -x -a 'camel snake kebab pascal upper-snake lower' -d 'Rename keys: camel, snake, kebab, pascal, ...'
+complete -c jbx -n '__jbx_using fmt convert query' -l bigint-as-string -d 'Write integers beyond +-(2^53-1) as strings'
+complete -c jbx -n '__jbx_using fmt convert query' -l decimal -x -a 'plain exponent' -d 'Decimals as plain or exponent notation'
+complete -c jbx -n '__jbx_using query' -l wrap -d 'Write all results as one JSON array'
+complete -c jbx -n '__jbx_using query' -s r -l raw -d 'Write strings without quotes'
+complete -c jbx -n '__jbx_using query' -l raw0 -d 'Like --raw, but end each result with a NUL byte'
+complete -c jbx -n '__jbx_using query' -l paths -d 'Print normalized paths instead of values'
+complete -c jbx -n '__jbx_using query' -l pointers -d 'Print JSON Pointers instead of values'
+complete -c jbx -n '__jbx_using query' -l with-path -d 'Print {"path": ..., "value": ...} per result'
+complete -c jbx -n '__jbx_using query' -s e -l exit-status -d 'Exit 1 when nothing matched'
+complete -c jbx -n '__jbx_using query' -l first -d 'Stop after the first result'
+complete -c jbx -n '__jbx_using query' -l pointer -x -d 'Select by RFC 6901 JSON Pointer instead of EXPR'
 complete -c jbx -n '__jbx_using validate' -s q -l quiet -d 'Print nothing; only the exit status'
 complete -c jbx -n '__jbx_using validate' -l error-format -x -a 'text json' -d 'Diagnostics as text or json'
 

@@ -138,20 +138,21 @@ std::string flag_entry(const FlagSpec& f, bool top) {
   out += "\n";
   out += paragraphs_roff(f.details, ".IP");
   if (!f.choices.empty()) {
-    out += ".IP\n" + roff_escape(f.value_name) + " is one of " +
-           join_bold(f.choices) + ".\n";
+    out += ".IP\n" + fold(roff_escape(f.value_name) + " is one of " +
+                          join_bold(f.choices) + ".");
   }
   if (f.completion == Completion::format) {
     const auto names = format_names();
-    out += ".IP\n" + roff_escape(f.value_name) +
-           " is a format name: " + join_bold(names) +
-           (top ? " (see FORMATS).\n" : " (see FORMATS in\n.BR jbx (1)).\n");
+    out += ".IP\n" + fold(roff_escape(f.value_name) +
+                          " is a format name: " + join_bold(names) +
+                          (top ? " (see FORMATS)." : " (see FORMATS in"));
+    if (!top) out += ".BR jbx (1)).\n";
   }
   if (f.repeatable) out += ".IP\nMay be given several times.\n";
   if (top) {
     std::vector<std::string_view> names;
     for (const CommandSpec* c : commands_of(f)) names.push_back(c->name);
-    out += ".IP\nCommands: " + join_bold(names) + ".\n";
+    out += ".IP\n" + fold("Commands: " + join_bold(names) + ".");
   }
   return out;
 }
