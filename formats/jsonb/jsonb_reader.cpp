@@ -935,6 +935,13 @@ class JsonbReader::Impl {
   void reference(std::size_t depth, std::size_t at) {
     std::string path(any_string("reference path"));
     if (jopt_.refs == JsonbRefs::keep) {
+      // '#-1' repeats the previous path; print that path, as fastjson2 does.
+      if (path == "#-1" && have_last_ref_) {
+        path = last_path_;
+      } else {
+        last_path_ = path;
+        have_last_ref_ = true;
+      }
       if (out_->begin_object() == Flow::skip) return;
       if (out_->key("$ref") != Flow::skip) out_->string_value(path);
       out_->end_object();
@@ -1166,6 +1173,7 @@ class JsonbReader::Impl {
   std::unordered_map<std::size_t, std::size_t> resolved_;  // ref -> target
   std::vector<std::size_t> open_;
   std::size_t last_ref_ = 0;
+  std::string last_path_;  // keep mode
   bool have_last_ref_ = false;
   int reread_depth_ = 0;
   std::size_t reread_ = 0;
