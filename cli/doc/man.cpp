@@ -32,7 +32,8 @@ struct ExitDoc {
 constexpr ExitDoc kExitDocs[] = {
     {ExitCode::ok, "Success."},
     {ExitCode::negative,
-     "A negative answer: an input that jbx validate finds invalid."},
+     "A negative answer: jbx validate found an invalid input, or jbx query "
+     "\\flag{exit-status} selected nothing."},
     {ExitCode::error,
      "An error: a usage error, malformed input, or a failed read or write. "
      "A closed output pipe is not an error."},

@@ -210,6 +210,14 @@ def man_escapes_roff():
                 f"{page}:{n}: unescaped hyphen: {line}")
 
 
+@check
+def readme_links_every_page():
+    readme = read("README.md")
+    missing = [os.path.relpath(p, ROOT) for p in pages()
+               if f"]({os.path.relpath(p, ROOT)})" not in readme]
+    assert not missing, f"README.md does not link {missing}"
+
+
 # ---- help -------------------------------------------------------------------
 
 @check
