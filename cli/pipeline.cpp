@@ -322,6 +322,14 @@ int Pipeline::run_to(Sink& sink, bool to_terminal,
       reader = make_reader(*src, in_format, ro, single_json_);
       while (reader->read_document(*head)) {
       }
+      const auto* json = dynamic_cast<const JsonReader*>(reader.get());
+      if (json != nullptr && !ro.lines && json->documents() == 0) {
+        // Like validate: a JSON input holds at least one value.
+        Error e(Errc::unexpected_end,
+                "unexpected end of input, expected a value");
+        if (!json->text().empty()) e.offset = json->text().size();
+        throw e;
+      }
     } catch (Error& e) {
       if (!e.input.empty() && e.input != src->name()) throw;  // output error
       if (auto* jw = dynamic_cast<JsonWriter*>(writer.get())) jw->abandon();

@@ -2,25 +2,18 @@
 
 #include <cstring>
 
-#include <simdjson.h>
-
 #include "core/error.h"
 #include "formats/json/json_parser.h"
-#include "formats/json/json_writer.h"
+#include "formats/json/json_simd.h"
 
 namespace jbx {
 
 namespace {
 
-namespace od = simdjson::ondemand;
-
 constexpr std::size_t kChunk = std::size_t{1} << 20;  // lines mode read size
 // The walk over simdjson values recurses; beyond this --max-depth the
 // iterative scalar parser reads instead, so no limit can overflow the stack.
 constexpr std::uint32_t kMaxRecursion = 4096;
-// Not produced by the walk: marks "the handler asked to stop".
-constexpr simdjson::error_code kStopped = simdjson::UNINITIALIZED;
-
 inline bool is_ws(char c) {
   return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
@@ -30,35 +23,6 @@ bool blank(std::string_view s) {
     if (!is_ws(c)) return false;
   }
   return true;
-}
-
-inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// RFC 8259 number grammar; simdjson's On-Demand token boundaries are looser.
-bool valid_number(std::string_view s) {
-  std::size_t i = 0;
-  const std::size_t n = s.size();
-  if (i < n && s[i] == '-') ++i;
-  if (i >= n) return false;
-  if (s[i] == '0') {
-    ++i;
-  } else if (is_digit(s[i])) {
-    while (i < n && is_digit(s[i])) ++i;
-  } else {
-    return false;
-  }
-  if (i < n && s[i] == '.') {
-    ++i;
-    if (i >= n || !is_digit(s[i])) return false;
-    while (i < n && is_digit(s[i])) ++i;
-  }
-  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
-    if (i >= n || !is_digit(s[i])) return false;
-    while (i < n && is_digit(s[i])) ++i;
-  }
-  return i == n;
 }
 
 // Where the container starting at text[start] ends (one past its closing
@@ -95,168 +59,18 @@ std::size_t skim_end(std::string_view text, std::size_t start) {
   return n;
 }
 
-// Sends the events of simdjson values to H. A template so that the JSON
-// writer (a final class) is called without virtual dispatch.
-template <class H>
-class Walker {
- public:
-  Walker(H& h, std::uint32_t max_depth) : h_(h), max_depth_(max_depth) {}
-
-  bool emitted = false;  // some event went out
-  bool stopped = false;
-
-  simdjson::error_code value(od::value v, std::uint32_t depth) {
-    od::json_type t{};
-    auto err = v.type().get(t);
-    if (err) return err;
-    switch (t) {
-      case od::json_type::array: {
-        if (depth >= max_depth_) return simdjson::DEPTH_ERROR;
-        od::array a;
-        err = v.get_array().get(a);
-        if (err) return err;
-        emitted = true;
-        const Flow f = h_.begin_array();
-        if (f == Flow::stop) {
-          stopped = true;
-          return kStopped;
-        }
-        for (auto elem : a) {
-          od::value ev;
-          err = std::move(elem).get(ev);
-          if (err) return err;
-          if (f == Flow::skip) continue;
-          err = value(ev, depth + 1);
-          if (err) return err;
-        }
-        if (f == Flow::visit) h_.end_array();
-        return simdjson::SUCCESS;
-      }
-      case od::json_type::object: {
-        if (depth >= max_depth_) return simdjson::DEPTH_ERROR;
-        od::object o;
-        err = v.get_object().get(o);
-        if (err) return err;
-        emitted = true;
-        const Flow f = h_.begin_object();
-        if (f == Flow::stop) {
-          stopped = true;
-          return kStopped;
-        }
-        for (auto field : o) {
-          od::field fl;
-          err = std::move(field).get(fl);
-          if (err) return err;
-          std::string_view k;
-          err = fl.unescaped_key().get(k);
-          if (err) return err;
-          if (f == Flow::skip) continue;
-          const Flow kf = h_.key(k);
-          if (kf == Flow::stop) {
-            stopped = true;
-            return kStopped;
-          }
-          if (kf == Flow::skip) continue;
-          err = value(fl.value(), depth + 1);
-          if (err) return err;
-        }
-        if (f == Flow::visit) h_.end_object();
-        return simdjson::SUCCESS;
-      }
-      case od::json_type::number: {
-        std::string_view raw = v.raw_json_token();
-        while (!raw.empty() && is_ws(raw.back())) raw.remove_suffix(1);
-        if (!valid_number(raw)) return simdjson::NUMBER_ERROR;
-        h_.number_text(raw);
-        return simdjson::SUCCESS;
-      }
-      case od::json_type::string: {
-        std::string_view s;
-        err = v.get_string().get(s);
-        if (err) return err;
-        h_.string_value(s);
-        return simdjson::SUCCESS;
-      }
-      case od::json_type::boolean: {
-        bool b = false;
-        err = v.get_bool().get(b);
-        if (err) return err;
-        h_.bool_value(b);
-        return simdjson::SUCCESS;
-      }
-      case od::json_type::null: {
-        bool is_null = false;
-        err = v.is_null().get(is_null);
-        if (err) return err;
-        if (!is_null) return simdjson::N_ATOM_ERROR;
-        h_.null_value();
-        return simdjson::SUCCESS;
-      }
-    }
-    return simdjson::TAPE_ERROR;
-  }
-
- private:
-  H& h_;
-  std::uint32_t max_depth_;
-};
-
-struct SimdResult {
-  simdjson::error_code error = simdjson::SUCCESS;
-  bool emitted = false;
-  bool stopped = false;
-  std::size_t consumed = 0;  // up to the next token, or len when at the end
-};
-
-// Parses the container document at p[0..len) (readable up to p + capacity).
-template <class H>
-SimdResult run_simd(od::parser& parser, const char* p, std::size_t len,
-                    std::size_t capacity, H& h, std::uint32_t max_depth) {
-  SimdResult r;
-  od::document doc;
-  r.error = parser.iterate(p, len, capacity).get(doc);
-  if (r.error) return r;
-  od::value root;
-  r.error = doc.get_value().get(root);
-  if (r.error) return r;
-  Walker<H> w(h, max_depth);
-  r.error = w.value(root, 0);
-  r.emitted = w.emitted;
-  r.stopped = w.stopped;
-  if (r.error) return r;
-  const char* loc = nullptr;
-  const auto e = doc.current_location().get(loc);
-  if (e == simdjson::OUT_OF_BOUNDS) {
-    r.consumed = len;
-  } else if (e) {
-    r.error = e;
-  } else {
-    r.consumed = static_cast<std::size_t>(loc - p);
-  }
-  return r;
-}
-
-SimdResult dispatch_simd(od::parser& parser, const char* p, std::size_t len,
-                         std::size_t capacity, Handler& out,
-                         std::uint32_t max_depth) {
-  // The common case, fmt without transforms: devirtualised calls.
-  if (auto* w = dynamic_cast<JsonWriter*>(&out)) {
-    return run_simd(parser, p, len, capacity, *w, max_depth);
-  }
-  if (auto* n = dynamic_cast<NullHandler*>(&out)) {
-    return run_simd(parser, p, len, capacity, *n, max_depth);
-  }
-  return run_simd(parser, p, len, capacity, out, max_depth);
-}
-
 }  // namespace
 
 struct JsonReader::Impl {
-  od::parser parser;
+  std::unique_ptr<SimdEngine> engine;
 };
 
 JsonReader::JsonReader(Source& in, const ReadOptions& o, JsonMode mode)
-    : in_(in), opt_(o), mode_(mode), impl_(std::make_unique<Impl>()) {}
+    : in_(in), opt_(o), mode_(mode), impl_(std::make_unique<Impl>()) {
+  if (opt_.max_depth <= kMaxRecursion) {
+    impl_->engine = make_simd_engine(opt_.max_depth);
+  }
+}
 
 JsonReader::~JsonReader() = default;
 
@@ -265,7 +79,7 @@ bool JsonReader::read_document(Handler& out) {
 }
 
 bool JsonReader::use_simd(std::size_t len) const {
-  return opt_.max_depth <= kMaxRecursion && len <= simd_limit_;
+  return impl_->engine != nullptr && len <= simd_limit_;
 }
 
 std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
@@ -290,11 +104,10 @@ std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
   if ((c != '{' && c != '[') || !use_simd(end_hint - start)) {
     return scalar(out);
   }
-  const SimdResult r =
-      dispatch_simd(impl_->parser, text.data() + start, end_hint - start,
-                    capacity - start, out, opt_.max_depth);
+  const SimdResult r = impl_->engine->parse(
+      text.data() + start, end_hint - start, capacity - start, out);
   if (r.stopped) return skim_end(text, start);
-  if (r.error == simdjson::SUCCESS) {
+  if (r.ok) {
     const std::size_t next = start + r.consumed;
     if (r.consumed == end_hint - start) {
       // simdjson saw all of its window; check what follows the window.
@@ -315,10 +128,8 @@ std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
   NullHandler null;
   scalar(null);
   // Both parsers must agree; if they do not, still refuse the input.
-  throw Error(
-      Errc::syntax,
-      std::string("invalid JSON (") + simdjson::error_message(r.error) + ")",
-      base + start);
+  throw Error(Errc::syntax, std::string("invalid JSON (") + r.message + ")",
+              base + start);
 }
 
 bool JsonReader::read_whole(Handler& out) {

@@ -1,0 +1,46 @@
+// The simdjson On-Demand walk behind the JSON reader, compiled once per CPU
+// kernel (AVX2 "haswell" on x86-64, and the portable build) and chosen at
+// run time. Only json_reader.cpp uses it; it knows nothing of errors'
+// wording (the scalar parser explains them).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "core/events.h"
+
+namespace jbx {
+
+struct SimdResult {
+  bool ok = true;
+  const char* message = "";  // simdjson's description when !ok
+  bool emitted = false;      // some event was sent before the error
+  bool stopped = false;      // the handler returned Flow::stop
+  std::size_t consumed = 0;  // to the next token, or all of it at the end
+};
+
+class SimdEngine {
+ public:
+  virtual ~SimdEngine() = default;
+  /// Parses the object or array document at p[0, len), p readable up to
+  /// p + capacity (capacity >= len + 64), sending events to `out` (no
+  /// end_document). Never throws for malformed input; rethrows what `out`
+  /// throws.
+  virtual SimdResult parse(const char* p, std::size_t len, std::size_t capacity,
+                           Handler& out) = 0;
+};
+
+/// The fastest engine this CPU runs, for documents nested at most
+/// `max_depth` deep.
+std::unique_ptr<SimdEngine> make_simd_engine(std::uint32_t max_depth);
+
+namespace simd_portable {
+std::unique_ptr<SimdEngine> make(std::uint32_t max_depth);
+}
+namespace simd_haswell {
+/// nullptr when this build has no AVX2 kernel.
+std::unique_ptr<SimdEngine> make(std::uint32_t max_depth);
+}  // namespace simd_haswell
+
+}  // namespace jbx

@@ -1,0 +1,234 @@
+// The simdjson On-Demand walk, included by one .cpp per CPU kernel. Every
+// definition has internal linkage: each kernel's copy is compiled with its
+// own instruction set and must not be merged with another's by the linker.
+#pragma once
+
+#include <simdjson.h>
+
+#include <memory>
+#include <string_view>
+
+#include "formats/json/json_simd.h"
+#include "formats/json/json_writer.h"
+
+namespace jbx {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+// Not produced by the walk: marks "the handler asked to stop".
+constexpr simdjson::error_code kStopped = simdjson::UNINITIALIZED;
+
+inline bool is_ws(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// RFC 8259 number grammar; simdjson's On-Demand token boundaries are looser.
+bool valid_number(std::string_view s) {
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  if (i < n && s[i] == '-') ++i;
+  if (i >= n) return false;
+  if (s[i] == '0') {
+    ++i;
+  } else if (is_digit(s[i])) {
+    while (i < n && is_digit(s[i])) ++i;
+  } else {
+    return false;
+  }
+  if (i < n && s[i] == '.') {
+    ++i;
+    if (i >= n || !is_digit(s[i])) return false;
+    while (i < n && is_digit(s[i])) ++i;
+  }
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+    if (i >= n || !is_digit(s[i])) return false;
+    while (i < n && is_digit(s[i])) ++i;
+  }
+  return i == n;
+}
+
+// Sends the events of simdjson values to H. A template so that the JSON
+// writer (a final class) is called without virtual dispatch.
+template <class H>
+class Walker {
+ public:
+  Walker(H& h, std::uint32_t max_depth) : h_(h), max_depth_(max_depth) {}
+
+  bool emitted = false;  // some event went out
+  bool stopped = false;
+
+  simdjson::error_code value(od::value v, std::uint32_t depth) {
+    od::json_type t{};
+    auto err = v.type().get(t);
+    if (err) return err;
+    switch (t) {
+      case od::json_type::array: {
+        if (depth >= max_depth_) return simdjson::DEPTH_ERROR;
+        od::array a;
+        err = v.get_array().get(a);
+        if (err) return err;
+        emitted = true;
+        const Flow f = h_.begin_array();
+        if (f == Flow::stop) {
+          stopped = true;
+          return kStopped;
+        }
+        for (auto elem : a) {
+          od::value ev;
+          err = std::move(elem).get(ev);
+          if (err) return err;
+          if (f == Flow::skip) continue;
+          err = value(ev, depth + 1);
+          if (err) return err;
+        }
+        if (f == Flow::visit) h_.end_array();
+        return simdjson::SUCCESS;
+      }
+      case od::json_type::object: {
+        if (depth >= max_depth_) return simdjson::DEPTH_ERROR;
+        od::object o;
+        err = v.get_object().get(o);
+        if (err) return err;
+        emitted = true;
+        const Flow f = h_.begin_object();
+        if (f == Flow::stop) {
+          stopped = true;
+          return kStopped;
+        }
+        for (auto field : o) {
+          od::field fl;
+          err = std::move(field).get(fl);
+          if (err) return err;
+          std::string_view k;
+          err = fl.unescaped_key().get(k);
+          if (err) return err;
+          if (f == Flow::skip) continue;
+          const Flow kf = h_.key(k);
+          if (kf == Flow::stop) {
+            stopped = true;
+            return kStopped;
+          }
+          if (kf == Flow::skip) continue;
+          err = value(fl.value(), depth + 1);
+          if (err) return err;
+        }
+        if (f == Flow::visit) h_.end_object();
+        return simdjson::SUCCESS;
+      }
+      case od::json_type::number: {
+        std::string_view raw = v.raw_json_token();
+        while (!raw.empty() && is_ws(raw.back())) raw.remove_suffix(1);
+        if (!valid_number(raw)) return simdjson::NUMBER_ERROR;
+        h_.number_text(raw);
+        return simdjson::SUCCESS;
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        err = v.get_string().get(s);
+        if (err) return err;
+        h_.string_value(s);
+        return simdjson::SUCCESS;
+      }
+      case od::json_type::boolean: {
+        bool b = false;
+        err = v.get_bool().get(b);
+        if (err) return err;
+        h_.bool_value(b);
+        return simdjson::SUCCESS;
+      }
+      case od::json_type::null: {
+        bool is_null = false;
+        err = v.is_null().get(is_null);
+        if (err) return err;
+        if (!is_null) return simdjson::N_ATOM_ERROR;
+        h_.null_value();
+        return simdjson::SUCCESS;
+      }
+    }
+    return simdjson::TAPE_ERROR;
+  }
+
+ private:
+  H& h_;
+  std::uint32_t max_depth_;
+};
+
+// Parses the container document at p[0..len) (readable up to p + capacity).
+template <class H>
+SimdResult run_simd(od::parser& parser, const char* p, std::size_t len,
+                    std::size_t capacity, H& h, std::uint32_t max_depth) {
+  SimdResult r;
+  const auto fail = [&r](simdjson::error_code e) {
+    r.ok = false;
+    r.message = simdjson::error_message(e);
+    return r;
+  };
+  od::document doc;
+  auto err = parser.iterate(p, len, capacity).get(doc);
+  if (err) return fail(err);
+  od::value root;
+  err = doc.get_value().get(root);
+  if (err) return fail(err);
+  Walker<H> w(h, max_depth);
+  err = w.value(root, 0);
+  r.emitted = w.emitted;
+  r.stopped = w.stopped;
+  if (r.stopped) return r;
+  if (err) return fail(err);
+  const char* loc = nullptr;
+  err = doc.current_location().get(loc);
+  if (err == simdjson::OUT_OF_BOUNDS) {
+    r.consumed = len;
+  } else if (err) {
+    return fail(err);
+  } else {
+    r.consumed = static_cast<std::size_t>(loc - p);
+  }
+  return r;
+}
+
+SimdResult dispatch_simd(od::parser& parser, const char* p, std::size_t len,
+                         std::size_t capacity, Handler& out,
+                         std::uint32_t max_depth) {
+  // The common case, fmt without transforms: devirtualised calls.
+  if (auto* w = dynamic_cast<JsonWriter*>(&out)) {
+    return run_simd(parser, p, len, capacity, *w, max_depth);
+  }
+  if (auto* n = dynamic_cast<NullHandler*>(&out)) {
+    return run_simd(parser, p, len, capacity, *n, max_depth);
+  }
+  return run_simd(parser, p, len, capacity, out, max_depth);
+}
+
+class Engine final : public SimdEngine {
+ public:
+  explicit Engine(std::uint32_t max_depth) : max_depth_(max_depth) {
+    // simdjson's own depth bound must exceed ours: the walk stops first.
+    allocated_ =
+        parser_.allocate(4096, std::size_t{max_depth} + 2) == simdjson::SUCCESS;
+  }
+  SimdResult parse(const char* p, std::size_t len, std::size_t capacity,
+                   Handler& out) override {
+    if (!allocated_) {
+      // The caller falls back to the scalar parser.
+      SimdResult r;
+      r.ok = false;
+      r.message = "out of memory";
+      return r;
+    }
+    return dispatch_simd(parser_, p, len, capacity, out, max_depth_);
+  }
+
+ private:
+  od::parser parser_;
+  std::uint32_t max_depth_;
+  bool allocated_ = false;
+};
+
+}  // namespace
+}  // namespace jbx
