@@ -82,7 +82,7 @@ _jbx() {
       vflags='-f --from --max-depth --indent --color -o --output --bytes --nan --type-names --keys --nulls --null-default --schema --null-as-empty --date-format --timezone --date-fields --date-input-format --epoch-unit --date-errors --key-case --decimal'
       if [[ -n $valueof ]]; then
         case $valueof in
-        -f|--from) _jbx_words 'cbor msgpack jsonl json'; return ;;
+        -f|--from) _jbx_words 'jsonb cbor msgpack jsonl json'; return ;;
         --max-depth) return; return ;;
         --indent) return; return ;;
         --color) _jbx_words 'auto always never'; return ;;
@@ -107,13 +107,13 @@ _jbx() {
       fi
       if [[ $cur == -* ]]; then _jbx_words '-h --help -f --from -l --lines --max-depth --indent --tab -c --compact -S --sort-keys -a --ascii --color -o --output -i --in-place --bytes --nan --type-names --keys --nulls --null-default --schema --null-as-empty --empty-as-null --date-format --timezone --date-fields --date-input-format --epoch-unit --date-errors --key-case --bigint-as-string --decimal'; return; fi
       _jbx_count_positionals
-      _jbx_files 'cbor|msgpack|mpk|jsonl|ndjson|json'
+      _jbx_files 'jsonb|cbor|msgpack|mpk|jsonl|ndjson|json'
       ;;
     validate)
       vflags='-f --from --max-depth --color --error-format'
       if [[ -n $valueof ]]; then
         case $valueof in
-        -f|--from) _jbx_words 'cbor msgpack jsonl json'; return ;;
+        -f|--from) _jbx_words 'jsonb cbor msgpack jsonl json'; return ;;
         --max-depth) return; return ;;
         --color) _jbx_words 'auto always never'; return ;;
         --error-format) _jbx_words 'text json'; return ;;
@@ -121,18 +121,18 @@ _jbx() {
       fi
       if [[ $cur == -* ]]; then _jbx_words '-h --help -f --from -l --lines --max-depth --color -q --quiet --error-format'; return; fi
       _jbx_count_positionals
-      _jbx_files 'cbor|msgpack|mpk|jsonl|ndjson|json'
+      _jbx_files 'jsonb|cbor|msgpack|mpk|jsonl|ndjson|json'
       ;;
     convert)
       vflags='-f --from --max-depth --indent --color -o --output -t --to --decimals --lossy --bytes --nan --type-names --keys --nulls --null-default --schema --null-as-empty --date-format --timezone --date-fields --date-input-format --epoch-unit --date-errors --key-case --decimal'
       if [[ -n $valueof ]]; then
         case $valueof in
-        -f|--from) _jbx_words 'cbor msgpack jsonl json'; return ;;
+        -f|--from) _jbx_words 'jsonb cbor msgpack jsonl json'; return ;;
         --max-depth) return; return ;;
         --indent) return; return ;;
         --color) _jbx_words 'auto always never'; return ;;
         -o|--output) _jbx_files ''; return ;;
-        -t|--to) _jbx_words 'cbor msgpack jsonl json'; return ;;
+        -t|--to) _jbx_words 'jsonb cbor msgpack jsonl json'; return ;;
         --decimals) _jbx_words 'double exact'; return ;;
         --lossy) _jbx_words 'error string nearest'; return ;;
         --bytes) _jbx_words 'base64 base64url hex array'; return ;;
@@ -155,18 +155,18 @@ _jbx() {
       fi
       if [[ $cur == -* ]]; then _jbx_words '-h --help -f --from -l --lines --max-depth --indent --tab -c --compact -S --sort-keys -a --ascii --color -o --output -i --in-place -t --to --decimals --lossy --bytes --nan --type-names --keys --canonical --nulls --null-default --schema --null-as-empty --empty-as-null --date-format --timezone --date-fields --date-input-format --epoch-unit --date-errors --key-case --bigint-as-string --decimal'; return; fi
       _jbx_count_positionals
-      _jbx_files 'cbor|msgpack|mpk|jsonl|ndjson|json'
+      _jbx_files 'jsonb|cbor|msgpack|mpk|jsonl|ndjson|json'
       ;;
     query)
       vflags='-f --from --max-depth --indent --color -o --output -t --to --decimals --lossy --bytes --nan --type-names --keys --nulls --null-default --schema --null-as-empty --date-format --timezone --date-fields --date-input-format --epoch-unit --date-errors --key-case --decimal --pointer'
       if [[ -n $valueof ]]; then
         case $valueof in
-        -f|--from) _jbx_words 'cbor msgpack jsonl json'; return ;;
+        -f|--from) _jbx_words 'jsonb cbor msgpack jsonl json'; return ;;
         --max-depth) return; return ;;
         --indent) return; return ;;
         --color) _jbx_words 'auto always never'; return ;;
         -o|--output) _jbx_files ''; return ;;
-        -t|--to) _jbx_words 'cbor msgpack jsonl json'; return ;;
+        -t|--to) _jbx_words 'jsonb cbor msgpack jsonl json'; return ;;
         --decimals) _jbx_words 'double exact'; return ;;
         --lossy) _jbx_words 'error string nearest'; return ;;
         --bytes) _jbx_words 'base64 base64url hex array'; return ;;
@@ -191,7 +191,7 @@ _jbx() {
       if [[ $cur == -* ]]; then _jbx_words '-h --help -f --from -l --lines --max-depth --indent --tab -c --compact -S --sort-keys -a --ascii --color -o --output -t --to --decimals --lossy --bytes --nan --type-names --keys --canonical --nulls --null-default --schema --null-as-empty --empty-as-null --date-format --timezone --date-fields --date-input-format --epoch-unit --date-errors --key-case --bigint-as-string --decimal --wrap -r --raw --raw0 --paths --pointers --with-path -e --exit-status --first --pointer'; return; fi
       _jbx_count_positionals
       ((npos == 0)) && return  # EXPR
-      _jbx_files 'cbor|msgpack|mpk|jsonl|ndjson|json'
+      _jbx_files 'jsonb|cbor|msgpack|mpk|jsonl|ndjson|json'
       ;;
   esac
 }

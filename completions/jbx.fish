@@ -25,6 +25,7 @@ function __jbx_using
 end
 
 function __jbx_formats
+    printf '%s\t%s\n' 'jsonb' 'fastjson2 JSONB binary JSON'
     printf '%s\t%s\n' 'cbor' 'Concise Binary Object Representation (RFC 8949)'
     printf '%s\t%s\n' 'msgpack' 'MessagePack, one value per document'
     printf '%s\t%s\n' 'jsonl' 'JSON Lines: one document per line'
@@ -37,7 +38,7 @@ function __jbx_inputs
     for f in $cur*
         if test -d $f
             printf '%s/\n' $f
-        else if string match -qri -- '\.(cbor|msgpack|mpk|jsonl|ndjson|json)$' $f
+        else if string match -qri -- '\.(jsonb|cbor|msgpack|mpk|jsonl|ndjson|json)$' $f
             echo $f
         end
     end

@@ -54,10 +54,10 @@ char32_t next_code_point(std::string_view s, std::size_t& i) {
 }
 
 std::string bold(std::string_view s) {
-  return "\\fB" + roff_escape(s) + "\\fR";
+  return "\\fB" + roff_escape(s, false) + "\\fR";
 }
 std::string italic(std::string_view s) {
-  return "\\fI" + roff_escape(s) + "\\fR";
+  return "\\fI" + roff_escape(s, false) + "\\fR";
 }
 
 std::string flag_ref(const FlagSpec& f) {
@@ -105,7 +105,7 @@ std::string prose(std::string_view para) {
     while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
     if (s.empty()) continue;
     out += fold(render_prose(
-        s, [](std::string_view t) { return roff_escape(t); }, flag_ref));
+        s, [](std::string_view t) { return roff_escape(t, false); }, flag_ref));
   }
   return out;
 }
@@ -296,7 +296,7 @@ std::string upper(std::string_view s) {
 
 }  // namespace
 
-std::string roff_escape(std::string_view text) {
+std::string roff_escape(std::string_view text, bool at_line_start) {
   std::string out;
   std::size_t i = 0;
   while (i < text.size()) {
@@ -307,7 +307,8 @@ std::string roff_escape(std::string_view text) {
     } else if (c == '-') {
       out += "\\-";
       ++i;
-    } else if ((c == '.' || c == '\'') && (out.empty() || out.back() == '\n')) {
+    } else if ((c == '.' || c == '\'') &&
+               (out.empty() ? at_line_start : out.back() == '\n')) {
       out += "\\&";
       out += c;
       ++i;

@@ -19,7 +19,9 @@ std::string render_man();
 std::string render_command_man(const CommandSpec& cmd);
 
 /// Escapes text for a roff text line: backslashes, hyphens as \-, non-ASCII
-/// as \[uXXXX], and a leading '.' or '\'' guarded by \&.
-std::string roff_escape(std::string_view text);
+/// as \[uXXXX], and a '.' or '\'' that starts a line guarded by \&
+/// (`at_line_start` false: the text continues a line, so its first
+/// character is not guarded).
+std::string roff_escape(std::string_view text, bool at_line_start = true);
 
 }  // namespace jbx::cli::doc
