@@ -6,6 +6,7 @@
 #include "formats/cbor/cbor_format.h"
 #include "formats/format.h"
 #include "formats/json/json_format.h"
+#include "formats/jsonb/jsonb_format.h"
 #include "formats/msgpack/msgpack_format.h"
 
 namespace jbx {
@@ -13,6 +14,8 @@ namespace jbx {
 namespace {
 
 const FormatSpec* const kFormats[] = {
+    &kJsonbFormat,  // first: whole head must decode, container docs only,
+                    // where CBOR accepts any head cut short (jsonb_format.cpp)
     &kCborFormat,  // tag 55799, or a strict trial decode (cbor_reader.h)
     &kMsgpackFormat,  // a map or array head; after CBOR, whose arrays look
                       // like MessagePack maps and arrays (msgpack_format.h)

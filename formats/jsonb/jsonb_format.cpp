@@ -17,6 +17,28 @@ bool is_container_start(unsigned char t) {
   return t == 0xa6 || t == 0x92 || (t >= 0x94 && t <= 0xa4);
 }
 
+// Counts the values of a trial decode.
+class Counter final : public Handler {
+ public:
+  std::size_t n = 0;
+  Flow begin_object() override { return ++n, Flow::visit; }
+  Flow key(std::string_view) override { return Flow::visit; }
+  void end_object() override {}
+  Flow begin_array() override { return ++n, Flow::visit; }
+  void end_array() override {}
+  void null_value() override { ++n; }
+  void bool_value(bool) override { ++n; }
+  void int_value(std::int64_t) override { ++n; }
+  void uint_value(std::uint64_t) override { ++n; }
+  void double_value(double) override { ++n; }
+  void number_text(std::string_view) override { ++n; }
+  void string_value(std::string_view) override { ++n; }
+  void bytes_value(std::span<const std::uint8_t>) override { ++n; }
+  void timestamp_value(const Timestamp&) override { ++n; }
+  void annotation(const Annotation&) override {}
+  void end_document() override {}
+};
+
 }  // namespace
 
 // JSONB has no magic number and its container tags are also CBOR and
@@ -24,8 +46,8 @@ bool is_container_start(unsigned char t) {
 // decode as JSONB documents that each start with an object, array or typed
 // tag, with string keys only (fastjson2 writes other keys only with
 // WriteClassName). A head cut off inside a document passes only if it is
-// at least 512 bytes long (a peek limit, not the end of a small file);
-// any other error rejects it.
+// at least 512 bytes long (a peek limit, not the end of a small file) and
+// 16 values decoded before the cut; any other error rejects it.
 bool sniff_jsonb(std::string_view head) {
   if (head.empty() ||
       !is_container_start(static_cast<unsigned char>(head[0]))) {
@@ -35,7 +57,7 @@ bool sniff_jsonb(std::string_view head) {
   jo.refs = JsonbRefs::keep;
   jo.string_keys_only = true;
   JsonbReader reader(head, ReadOptions{}, std::move(jo));
-  NullHandler sink;
+  Counter counter;
   try {
     for (;;) {
       const std::size_t at = reader.offset();
@@ -43,10 +65,11 @@ bool sniff_jsonb(std::string_view head) {
           !is_container_start(static_cast<unsigned char>(head[at]))) {
         return false;
       }
-      if (!reader.read_document(sink)) return true;
+      if (!reader.read_document(counter)) return true;
     }
   } catch (const Error& e) {
-    return e.code == Errc::unexpected_end && head.size() >= 512;
+    return e.code == Errc::unexpected_end && head.size() >= 512 &&
+           counter.n >= 16;
   }
 }
 
