@@ -196,7 +196,7 @@ std::string synopsis_roff(const CommandSpec& cmd) {
       line += italic(s.substr(i, j - i));
     } else {
       ++j;
-      line += roff_escape(s.substr(i, 1));
+      line += roff_escape(s.substr(i, 1), false);
     }
     i = j;
   }
