@@ -1,0 +1,164 @@
+#include "core/transforms/dates.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include "core/error.h"
+#include "core/transforms/transform_test_util.h"
+
+namespace tf = jbx::transforms;
+namespace dt = jbx::datetime;
+using jbx::Handler;
+using jbx::Timestamp;
+using tf::testing::error_of;
+using tf::testing::run;
+
+namespace {
+
+const std::string kTzdir = "/usr/share/zoneinfo";
+
+dt::TimeZone zone(std::string_view name) {
+  return dt::TimeZone::named(name, kTzdir);
+}
+
+/// Writes one native timestamp through FormatDates.
+std::string format(const Timestamp& t, std::string_view fmt,
+                   std::string_view tz = "UTC") {
+  jbx::StringSink sink;
+  jbx::WriteOptions wo;
+  wo.compact = true;
+  auto writer = jbx::kJsonFormat.make_writer(sink, wo);
+  tf::FormatDates f(*writer, tf::DateFormat::parse(fmt, zone(tz)));
+  f.timestamp_value(t);
+  f.end_document();
+  writer->finish();
+  return std::string(sink.data());
+}
+
+Timestamp instant(std::int64_t s, std::uint32_t ns = 0) {
+  Timestamp t;
+  t.seconds = s;
+  t.nanos = ns;
+  return t;
+}
+
+/// --date-fields PATHS, then --date-format FMT, both in zone `tz`.
+tf::testing::Make fields(std::vector<std::string> paths, std::string_view fmt,
+                         std::string_view tz = "UTC",
+                         tf::EpochUnit unit = tf::EpochUnit::millis,
+                         bool keep = false, std::string_view input = "") {
+  return [=](Handler& next) -> std::unique_ptr<Handler> {
+    struct Chain final : jbx::ForwardingHandler {
+      Chain(Handler& n, tf::DateFieldOptions o, tf::DateFormat f)
+          : ForwardingHandler(static_cast<Handler&>(parse_)),
+            format_(n, std::move(f)),
+            parse_(format_, std::move(o)) {}
+      tf::FormatDates format_;
+      tf::ParseDateFields parse_;
+    };
+    tf::DateFieldOptions o;
+    for (const std::string& p : paths) {
+      o.fields.push_back(tf::parse_rule_path("date-fields", p));
+    }
+    o.zone = zone(tz);
+    o.unit = unit;
+    o.keep_errors = keep;
+    o.tzdir = kTzdir;
+    if (!input.empty()) o.input_pattern = dt::DatePattern::compile(input);
+    return std::make_unique<Chain>(next, std::move(o),
+                                   tf::DateFormat::parse(fmt, zone(tz)));
+  };
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(dates)
+
+BOOST_AUTO_TEST_CASE(instants_in_each_format) {
+  const Timestamp t = instant(1711848600, 123000000);  // 2024-03-31T01:30Z
+  BOOST_TEST(format(t, "iso8601") == "\"2024-03-31T01:30:00.123Z\"\n");
+  BOOST_TEST(format(t, "iso8601", "Europe/Berlin") ==
+             "\"2024-03-31T03:30:00.123+02:00\"\n");
+  BOOST_TEST(format(t, "millis") == "1711848600123\n");
+  BOOST_TEST(format(t, "seconds") == "1711848600\n");
+  BOOST_TEST(format(t, "unixtime") == "1711848600\n");
+  BOOST_TEST(format(t, "yyyy-MM-dd HH:mm:ss z", "America/New_York") ==
+             "\"2024-03-30 21:30:00 EDT\"\n");
+}
+
+BOOST_AUTO_TEST_CASE(before_1970) {
+  BOOST_TEST(format(instant(-1, 500000000), "millis") == "-500\n");
+  BOOST_TEST(format(instant(-14182940), "iso8601", "America/New_York") ==
+             "\"1969-07-20T16:17:40-04:00\"\n");
+  BOOST_TEST(format(instant(-2208988800), "yyyy-MM-dd E") ==
+             "\"1900-01-01 Mon\"\n");
+}
+
+BOOST_AUTO_TEST_CASE(local_values_keep_their_wall_clock) {
+  Timestamp date;
+  date.kind = Timestamp::Kind::local_date;
+  date.seconds = 19813 * 86400;  // 2024-03-31
+  BOOST_TEST(format(date, "iso8601", "Europe/Berlin") == "\"2024-03-31\"\n");
+  BOOST_TEST(format(date, "millis", "Europe/Berlin") == "1711839600000\n");
+  Timestamp ldt;
+  ldt.kind = Timestamp::Kind::local_date_time;
+  ldt.seconds = 19813 * 86400 + 2 * 3600 + 1800;  // 02:30, in the gap
+  BOOST_TEST(format(ldt, "iso8601", "Europe/Berlin") ==
+             "\"2024-03-31T02:30:00\"\n");
+  BOOST_TEST(format(ldt, "seconds", "Europe/Berlin") == "1711848600\n");
+  Timestamp time;
+  time.kind = Timestamp::Kind::local_time;
+  time.seconds = 3723;
+  BOOST_TEST(format(time, "iso8601") == "\"01:02:03\"\n");
+  BOOST_TEST(format(time, "HH.mm") == "\"01.02\"\n");
+}
+
+BOOST_AUTO_TEST_CASE(millis_overflow_is_an_error) {
+  BOOST_CHECK_THROW(format(instant(INT64_MAX / 10), "millis"), jbx::Error);
+}
+
+BOOST_AUTO_TEST_CASE(iso_strings_at_paths) {
+  BOOST_TEST(
+      run(R"({"a":"2024-03-31T03:30:00+02:00","b":"2024-03-31","c":"x"})",
+          fields({"$.a", "$.b"}, "millis")) ==
+      "{\"a\":1711848600000,\"b\":1711843200000,\"c\":\"x\"}\n");
+  // Without an offset the text is local time in the zone: 02:30 in the
+  // spring gap becomes 03:30+02:00.
+  BOOST_TEST(run(R"(["2024-03-31T02:30:00","2024-10-27T02:30:00"])",
+                 fields({"$[*]"}, "iso8601", "Europe/Berlin")) ==
+             "[\"2024-03-31T03:30:00+02:00\",\"2024-10-27T02:30:00+02:00\"]\n");
+}
+
+BOOST_AUTO_TEST_CASE(epoch_numbers) {
+  BOOST_TEST(run(R"({"t":[-1000,1.5,0]})", fields({"$.t[*]"}, "iso8601")) ==
+             "{\"t\":[\"1969-12-31T23:59:59Z\",\"1970-01-01T00:00:00.001500Z\","
+             "\"1970-01-01T00:00:00Z\"]}\n");
+  BOOST_TEST(run(R"({"t":-86400.25})",
+                 fields({"$.t"}, "iso8601", "UTC", tf::EpochUnit::seconds)) ==
+             "{\"t\":\"1969-12-30T23:59:59.750Z\"}\n");
+}
+
+BOOST_AUTO_TEST_CASE(input_pattern) {
+  BOOST_TEST(run(R"({"d":"31/03/2024 02:30"})",
+                 fields({"$..d"}, "iso8601", "America/New_York",
+                        tf::EpochUnit::millis, false, "dd/MM/yyyy HH:mm")) ==
+             "{\"d\":\"2024-03-31T02:30:00-04:00\"}\n");
+}
+
+BOOST_AUTO_TEST_CASE(errors_name_path_and_character) {
+  BOOST_TEST(
+      error_of(R"({"a":[{"t":"2024-03-3x"}]})", fields({"$..t"}, "iso8601")) ==
+      "date at $['a'][0]['t']: expected a 2-digit day, found 'x' at "
+      "character 10 of \"2024-03-3x\"");
+  BOOST_TEST(error_of(R"({"t":true})", fields({"$.t"}, "iso8601")) ==
+             "date at $['t']: expected a date string or an epoch number, "
+             "found true");
+  BOOST_TEST(error_of(R"({"t":1e3})", fields({"$.t"}, "iso8601")) ==
+             "date at $['t']: 1e3 is not an epoch count of milliseconds");
+  // keep passes them on; nulls always pass.
+  BOOST_TEST(
+      run(R"({"t":"soon","u":true,"v":null,"w":{"x":1}})",
+          fields({"$.*"}, "iso8601", "UTC", tf::EpochUnit::millis, true)) ==
+      "{\"t\":\"soon\",\"u\":true,\"v\":null,\"w\":{\"x\":1}}\n");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

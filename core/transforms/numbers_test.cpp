@@ -1,0 +1,116 @@
+#include "core/transforms/numbers.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include "core/error.h"
+#include "core/transforms/transform_test_util.h"
+
+namespace tf = jbx::transforms;
+using jbx::Handler;
+using tf::DecimalStyle;
+using tf::testing::run;
+
+namespace {
+
+std::string restyle(std::string_view text, DecimalStyle s) {
+  std::string out;
+  tf::restyle_decimal(text, s, out);
+  return out;
+}
+
+std::string styled(std::string_view json, bool bigint, DecimalStyle s) {
+  return run(json, [=](Handler& next) {
+    return std::make_unique<tf::NumberStyle>(next, bigint, s);
+  });
+}
+
+// Sends native numbers, as binary readers do.
+class NativeSource {
+ public:
+  static std::string run_native(bool bigint, DecimalStyle s) {
+    jbx::StringSink sink;
+    jbx::WriteOptions wo;
+    wo.compact = true;
+    auto writer = jbx::kJsonFormat.make_writer(sink, wo);
+    tf::NumberStyle t(*writer, bigint, s);
+    t.begin_array();
+    t.int_value(9007199254740991);
+    t.int_value(-9007199254740992);
+    t.uint_value(18446744073709551615u);
+    t.double_value(1e-7);
+    t.double_value(2.5e20);
+    t.end_array();
+    t.end_document();
+    writer->finish();
+    return std::string(sink.data());
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(numbers)
+
+BOOST_AUTO_TEST_CASE(plain_never_has_an_exponent) {
+  BOOST_TEST(restyle("1.5e3", DecimalStyle::plain) == "1500");
+  BOOST_TEST(restyle("1E-7", DecimalStyle::plain) == "0.0000001");
+  BOOST_TEST(restyle("-123.456", DecimalStyle::plain) == "-123.456");
+  BOOST_TEST(restyle("12.5e-1", DecimalStyle::plain) == "1.25");
+  BOOST_TEST(restyle("0.00", DecimalStyle::plain) == "0.00");
+  BOOST_TEST(restyle("0e5", DecimalStyle::plain) == "0");
+  BOOST_TEST(restyle("1.0E+2", DecimalStyle::plain) == "100");
+  BOOST_TEST(restyle("42", DecimalStyle::plain) == "42");
+  BOOST_TEST(
+      restyle("123456789012345678901234567890.5e-40", DecimalStyle::plain) ==
+      "0.00000000001234567890123456789012345678905");
+}
+
+BOOST_AUTO_TEST_CASE(exponent_keeps_every_digit) {
+  BOOST_TEST(restyle("1500.0", DecimalStyle::exponent) == "1.5000e3");
+  BOOST_TEST(restyle("0.00012", DecimalStyle::exponent) == "1.2e-4");
+  BOOST_TEST(restyle("-7.25", DecimalStyle::exponent) == "-7.25e0");
+  BOOST_TEST(restyle("5E+3", DecimalStyle::exponent) == "5e3");
+  BOOST_TEST(restyle("0.00", DecimalStyle::exponent) == "0e-2");
+  BOOST_TEST(restyle("1000", DecimalStyle::exponent) == "1000");
+}
+
+BOOST_AUTO_TEST_CASE(plain_refuses_giant_expansions) {
+  BOOST_CHECK_EXCEPTION(
+      restyle("1e400000", DecimalStyle::plain), jbx::Error,
+      [](const jbx::Error& e) {
+        return e.message ==
+               "--decimal=plain: number 1e400000 is too long to write "
+               "without an exponent";
+      });
+}
+
+BOOST_AUTO_TEST_CASE(unsafe_integer_texts) {
+  BOOST_TEST(!tf::is_unsafe_integer_text("9007199254740991"));
+  BOOST_TEST(tf::is_unsafe_integer_text("9007199254740992"));
+  BOOST_TEST(!tf::is_unsafe_integer_text("-9007199254740991"));
+  BOOST_TEST(tf::is_unsafe_integer_text("-9007199254740992"));
+  BOOST_TEST(tf::is_unsafe_integer_text("123456789012345678901234"));
+  BOOST_TEST(!tf::is_unsafe_integer_text("1e300"));
+  BOOST_TEST(!tf::is_unsafe_integer_text("99999999999999999.5"));
+}
+
+BOOST_AUTO_TEST_CASE(bigint_as_string_in_json) {
+  BOOST_TEST(styled("[9007199254740991,9007199254740992,-18446744073709551616,"
+                    "1.5e300]",
+                    true, DecimalStyle::keep) ==
+             "[9007199254740991,\"9007199254740992\","
+             "\"-18446744073709551616\",1.5e300]\n");
+}
+
+BOOST_AUTO_TEST_CASE(both_features_together) {
+  BOOST_TEST(styled("{\"a\":12345678901234567890,\"b\":2.50E2}", true,
+                    DecimalStyle::plain) ==
+             "{\"a\":\"12345678901234567890\",\"b\":250}\n");
+}
+
+BOOST_AUTO_TEST_CASE(native_numbers) {
+  BOOST_TEST(NativeSource::run_native(true, DecimalStyle::plain) ==
+             "[9007199254740991,\"-9007199254740992\","
+             "\"18446744073709551615\",0.0000001,250000000000000000000]\n");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
