@@ -28,7 +28,13 @@ std::string summary_line(std::string_view label, std::string_view summary,
   std::string out = "  ";
   out += label;
   const std::size_t used = 2 + doc::display_width(label);
-  out.append(used + 2 <= column ? column - used : 2, ' ');
+  // A label too long for the column puts its summary on the next line.
+  if (used + 2 <= column) {
+    out.append(column - used, ' ');
+  } else {
+    out += '\n';
+    out.append(column, ' ');
+  }
   out += summary;
   out += '\n';
   return out;
@@ -62,6 +68,13 @@ std::string flag_details(const FlagSpec& f) {
       choices += f.choices[i];
     }
     out += doc::wrap(choices + ".", kWidth, 8);
+  }
+  if (f.completion == Completion::format) {
+    std::string names;
+    for (std::string_view n : doc::format_names()) {
+      names += (names.empty() ? "" : ", ") + std::string(n);
+    }
+    out += doc::wrap("Formats: " + names + ".", kWidth, 8);
   }
   if (f.repeatable) out += doc::wrap("May be given several times.", kWidth, 8);
   return out;
