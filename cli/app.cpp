@@ -175,6 +175,17 @@ int main(int argc, char** argv) {
     std::vector<std::string> rest;
     for (int i = argc - 1; i >= 2; --i) rest.emplace_back(argv[i]);
     app.parse(rest);
+  } catch (const CLI::ArgumentMismatch& e) {
+    // CLI11 says "--color: 1 required WHEN missing"; say it plainly.
+    const std::string msg = e.what();
+    const std::string name = msg.substr(0, msg.find(':'));
+    const FlagSpec* f =
+        name.starts_with("--") ? find_flag(name.substr(2)) : nullptr;
+    if (f == nullptr) {
+      return usage_error(fmt::format("jbx {}: {}", cmd->name, msg));
+    }
+    return usage_error(
+        fmt::format("option '{}' needs a value ({})", name, f->value_name));
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
     return usage_error(fmt::format("jbx {}: {}", cmd->name, msg));

@@ -270,6 +270,15 @@ case("mistyped_choice", ["fmt", "--color=alwas"],
 case("unknown_choice", ["fmt", "--color", "blue"],
      stderr="jbx: error: invalid value 'blue' for '--color' (choose from "
             "auto, always, never)\n", stdout="", code=2)
+case("missing_value", ["fmt", "--color"],
+     stderr="jbx: error: option '--color' needs a value (WHEN)\n", stdout="",
+     code=2)
+case("missing_value_short", ["convert", "-t"],
+     stderr="jbx: error: option '--to' needs a value (FORMAT)\n", stdout="",
+     code=2)
+case("mistyped_format", ["convert", "-t", "msgpak"], stdin="{}",
+     stderr="jbx: error: unknown format 'msgpak', did you mean 'msgpack'?\n",
+     stdout="", code=2)
 case("mistyped_artefact", ["--generate=mann"],
      stderr="jbx: error: unknown artefact 'mann', did you mean 'man'?\n",
      stdout="", code=2)
