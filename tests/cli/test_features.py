@@ -1,0 +1,325 @@
+"""End-to-end tests of the fastjson2 writer-feature flags (issue 5): null
+policies, typed null defaults (path rules and JSON Schema), dates and time
+zones (daylight-saving transitions, dates before 1970), key naming, big
+integers and decimals, on fmt and convert. Expected outputs are exact."""
+
+import os
+import sys
+
+import cbor2
+import msgpack
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import case, run_all  # noqa: E402
+
+# ---- nulls -------------------------------------------------------------------
+
+NULLS = '{"a":null,"b":[null,1,{"c":null}],"d":{"e":null,"f":2}}'
+case("nulls_keep_is_default", ["fmt", "-c", "--nulls=keep"], stdin=NULLS,
+     stdout=NULLS + "\n")
+case("nulls_drop_members", ["fmt", "-c", "--nulls=drop"], stdin=NULLS,
+     stdout='{"b":[null,1,{}],"d":{"f":2}}\n')
+case("nulls_drop_all", ["fmt", "-c", "--nulls=drop-all"], stdin=NULLS,
+     stdout='{"b":[1,{}],"d":{"f":2}}\n')
+case("nulls_drop_pretty_commas", ["fmt", "--nulls=drop"],
+     stdin='{"a":1,"b":null,"c":null}',
+     stdout='{\n  "a": 1\n}\n')
+case("nulls_document_null_stays", ["fmt", "-c", "--nulls=drop-all"],
+     stdin='null [null]', stdout="null\n[]\n")
+case("nulls_bad_choice", ["fmt", "--nulls=remove"], stdin="{}", code=2,
+     stderr=None)
+case("nulls_jsonl", ["fmt", "--lines", "--nulls=drop"],
+     stdin='{"a":null,"b":1}\n{"a":2,"b":null}\n',
+     stdout='{"b":1}\n{"a":2}\n')
+
+# ---- typed null defaults -------------------------------------------------------
+
+case("null_default_rules", ["fmt", "-c", "--null-default", "$..tags=[]",
+                            "--null-default", "$.a.n=0"],
+     stdin='{"tags":null,"a":{"tags":null,"n":null,"m":null}}',
+     stdout='{"tags":[],"a":{"tags":[],"n":0,"m":null}}\n')
+case("null_default_first_rule_wins_then_drop",
+     ["fmt", "-c", "--null-default", "$.tags=[]", "--null-default",
+      "$..*=\"?\"", "--nulls=drop"],
+     stdin='{"id":1,"tags":null,"x":null,"y":[null]}',
+     stdout='{"id":1,"tags":[],"x":"?","y":["?"]}\n')
+case("null_default_equals_in_name", ["fmt", "-c", "--null-default",
+                                     "$['a=b']={\"k\":1}"],
+     stdin='{"a=b":null}', stdout='{"a=b":{"k":1}}\n')
+case("null_default_needs_path", ["fmt", "--null-default", "tags=[]"],
+     stdin="{}", code=2,
+     stderr="jbx: error: --null-default 'tags=[]': expected JSONPATH=JSON, "
+            "such as '$..tags=[]'\n")
+case("null_default_bad_json", ["fmt", "--null-default", "$.tags=["],
+     stdin="{}", code=2,
+     stderr="jbx: error: --null-default '$.tags=[': the value after '=' is "
+            "not JSON: unexpected end of input in array at byte 1\n")
+case("null_default_filter_refused", ["fmt", "--null-default", "$[?@.a]=1"],
+     stdin="{}", code=2,
+     stderr="jbx: error: --null-default: JSONPath '$[?@.a]' cannot be "
+            "matched while streaming; use names, wildcards, non-negative "
+            "indices and '..' (no filters, slices or negative indices)\n")
+
+SCHEMA = ('{"type":"object","properties":{"tags":{"type":["array","null"]},'
+          '"name":{"type":"string"},"n":{"$ref":"#/$defs/n"},'
+          '"ok":{"type":"boolean"},"pair":{"prefixItems":[{"type":"integer"},'
+          '{"type":"string"}]},"rows":{"items":{"properties":{"v":'
+          '{"anyOf":[{"type":"null"},{"type":"integer"}]}}}}},'
+          '"$defs":{"n":{"type":"number"}}}')
+TYPED = ('{"id":1,"tags":null,"name":null,"n":null,"ok":null,'
+         '"pair":[null,null],"rows":[{"v":null}],"extra":null}')
+case("schema_all_kinds", ["fmt", "-c", "--schema", "s.json"], stdin=TYPED,
+     files={"s.json": SCHEMA},
+     stdout='{"id":1,"tags":[],"name":"","n":0,"ok":false,"pair":[0,""],'
+            '"rows":[{"v":0}],"extra":null}\n')
+case("schema_chosen_kinds", ["fmt", "-c", "--schema", "s.json",
+                             "--null-as-empty=list,string"],
+     stdin=TYPED, files={"s.json": SCHEMA},
+     stdout='{"id":1,"tags":[],"name":"","n":null,"ok":null,'
+            '"pair":[null,""],"rows":[{"v":null}],"extra":null}\n')
+case("schema_null_as_empty_needs_schema", ["fmt", "--null-as-empty=list"],
+     stdin="{}", code=2,
+     stderr="jbx: error: --null-as-empty needs --schema FILE, which "
+            "declares where nulls are lists, strings, numbers or booleans\n")
+case("schema_unknown_kind", ["fmt", "--schema", "s.json",
+                             "--null-as-empty=lists"],
+     stdin="{}", files={"s.json": SCHEMA}, code=2,
+     stderr="jbx: error: --null-as-empty: unknown kind 'lists' (expected a "
+            "comma-separated list of list, string, number, boolean)\n")
+case("schema_not_json", ["fmt", "--schema", "s.json"], stdin="{}",
+     files={"s.json": '{"properties":'}, code=2,
+     stderr="jbx: error: --schema s.json: unexpected end of input in object "
+            "at byte 14\n")
+case("schema_remote_ref", ["fmt", "--schema", "s.json"], stdin="{}",
+     files={"s.json": '{"items":{"$ref":"https://x/s.json"}}'}, code=2,
+     stderr="jbx: error: --schema: $ref 'https://x/s.json' does not "
+            "resolve; only references within the schema file such as "
+            "#/$defs/name are supported\n")
+
+case("empty_as_null", ["fmt", "-c", "--empty-as-null"],
+     stdin='{"a":"","b":[],"c":[[],""],"d":{},"e":" "}',
+     stdout='{"a":null,"b":null,"c":[null,null],"d":{},"e":" "}\n')
+case("empty_as_null_then_drop", ["fmt", "-c", "--empty-as-null",
+                                 "--nulls=drop"],
+     stdin='{"a":"","b":[],"c":1}', stdout='{"c":1}\n')
+
+# ---- dates: native dates from binary inputs -----------------------------------
+
+# Europe/Berlin switches at 01:00Z on 2024-03-31 and 2024-10-27;
+# 1969-07-20T20:17:39.5Z is before 1970.
+DATES = cbor2.dumps({
+    "a": cbor2.CBORTag(1, 1711846799),
+    "b": cbor2.CBORTag(1, 1711846800),
+    "c": cbor2.CBORTag(0, "2024-10-27T00:59:59Z"),
+    "d": cbor2.CBORTag(0, "2024-10-27T01:00:00.250Z"),
+    "e": cbor2.CBORTag(1, -14182940.5),
+})
+case("date_format_iso_utc_default", ["convert", "-c", "--date-format",
+                                     "iso8601", "d.cbor"],
+     files={"d.cbor": DATES},
+     stdout='{"a":"2024-03-31T00:59:59Z","b":"2024-03-31T01:00:00Z",'
+            '"c":"2024-10-27T00:59:59Z","d":"2024-10-27T01:00:00.250Z",'
+            '"e":"1969-07-20T20:17:39.500Z"}\n')
+case("date_berlin_dst", ["convert", "-c", "--timezone", "Europe/Berlin",
+                         "d.cbor"],
+     files={"d.cbor": DATES},
+     stdout='{"a":"2024-03-31T01:59:59+01:00","b":"2024-03-31T03:00:00+02:00",'
+            '"c":"2024-10-27T02:59:59+02:00","d":"2024-10-27T02:00:00.250+01:00",'
+            '"e":"1969-07-20T21:17:39.500+01:00"}\n')
+case("date_pattern_new_york", ["convert", "-c", "--timezone",
+                               "America/New_York", "--date-format",
+                               "yyyy-MM-dd'T'HH:mm:ss.SSSXXX z", "d.cbor"],
+     files={"d.cbor": DATES},
+     stdout='{"a":"2024-03-30T20:59:59.000-04:00 EDT",'
+            '"b":"2024-03-30T21:00:00.000-04:00 EDT",'
+            '"c":"2024-10-26T20:59:59.000-04:00 EDT",'
+            '"d":"2024-10-26T21:00:00.250-04:00 EDT",'
+            '"e":"1969-07-20T16:17:39.500-04:00 EDT"}\n')
+case("date_millis", ["convert", "-c", "--date-format", "millis", "d.cbor"],
+     files={"d.cbor": DATES},
+     stdout='{"a":1711846799000,"b":1711846800000,"c":1729990799000,'
+            '"d":1729990800250,"e":-14182940500}\n')
+case("date_seconds_floor", ["convert", "-c", "--date-format", "seconds",
+                            "d.cbor"],
+     files={"d.cbor": DATES},
+     stdout='{"a":1711846799,"b":1711846800,"c":1729990799,'
+            '"d":1729990800,"e":-14182941}\n')
+case("date_msgpack_timestamp_offset_zone",
+     ["convert", "-c", "--from", "msgpack", "--timezone", "+05:30",
+      "--date-format", "yyyy/MM/dd HH:mm Z", "t.mp"],
+     files={"t.mp": msgpack.packb(
+         [msgpack.Timestamp(-1, 0), msgpack.Timestamp(1711846800, 0)])},
+     stdout='["1970/01/01 05:29 +0530","2024/03/31 06:30 +0530"]\n')
+case("date_unknown_letter", ["fmt", "--date-format", "yyyy-QQ"], stdin="{}",
+     code=2,
+     stderr="jbx: error: --date-format: unknown letter 'Q' in date pattern "
+            "'yyyy-QQ'\n")
+case("date_unclosed_quote", ["fmt", "--date-format", "yyyy'T"], stdin="{}",
+     code=2,
+     stderr="jbx: error: --date-format: unclosed quote in date pattern "
+            "'yyyy'T'\n")
+case("timezone_unknown", ["fmt", "--timezone", "Mars/Base"], stdin="{}",
+     code=2, stderr="jbx: error: --timezone: unknown time zone 'Mars/Base'\n")
+case("timezone_bad_offset", ["fmt", "--timezone", "+25:00"], stdin="{}",
+     code=2,
+     stderr="jbx: error: --timezone: malformed time zone offset '+25:00' "
+            "(expected +HH:MM, for example +08:00)\n")
+
+# ---- dates: JSON values at --date-fields ----------------------------------------
+
+case("date_fields_new_york_gap_overlap_1960",
+     ["fmt", "-c", "--date-fields", "$.*", "--timezone", "America/New_York"],
+     stdin='{"t":"2024-03-10T02:30:00","u":"2024-11-03T01:30:00",'
+           '"v":"1960-07-01T12:00:00","w":"2024-07-01T12:00:00Z"}',
+     stdout='{"t":"2024-03-10T03:30:00-04:00","u":"2024-11-03T01:30:00-04:00",'
+            '"v":"1960-07-01T12:00:00-04:00",'
+            '"w":"2024-07-01T08:00:00-04:00"}\n')
+case("date_fields_millis", ["fmt", "-c", "--date-fields", "$.*",
+                            "--timezone", "America/New_York",
+                            "--date-format", "millis"],
+     stdin='{"t":"2024-03-10T02:30:00","u":"2024-11-03T01:30:00"}',
+     stdout='{"t":1710055800000,"u":1730611800000}\n')
+case("date_fields_offsets_and_fractions",
+     ["fmt", "-c", "--date-fields", "$..at"],
+     stdin='[{"at":"2024-03-31T03:30:00.5+02:00"},{"at":"1969-12-31"},'
+           '{"at":"1900-01-01T00:00:00.000000001-00:30"},{"at":null}]',
+     stdout='[{"at":"2024-03-31T01:30:00.500Z"},{"at":"1969-12-31T00:00:00Z"},'
+            '{"at":"1900-01-01T00:30:00.000000001Z"},{"at":null}]\n')
+case("date_input_format_berlin_gap",
+     ["fmt", "-c", "--date-fields", "$.when", "--date-input-format",
+      "dd.MM.yyyy HH:mm", "--timezone", "Europe/Berlin"],
+     stdin='{"when":"31.03.2024 02:30"}',
+     stdout='{"when":"2024-03-31T03:30:00+02:00"}\n')
+case("date_epoch_seconds_pattern",
+     ["fmt", "-c", "--date-fields", "$[*].t", "--epoch-unit", "s",
+      "--timezone", "Europe/Berlin", "--date-format",
+      "EEE d MMM yyyy hh:mm a"],
+     stdin='[{"t":1711846800},{"t":-86400}]',
+     stdout='[{"t":"Sun 31 Mar 2024 03:00 AM"},'
+            '{"t":"Wed 31 Dec 1969 01:00 AM"}]\n')
+case("date_epoch_millis_default", ["fmt", "-c", "--date-fields", "$.t"],
+     stdin='{"t":-1}', stdout='{"t":"1969-12-31T23:59:59.999Z"}\n')
+case("date_fields_error_names_path",
+     ["fmt", "-c", "--date-fields", "$..t"],
+     stdin='{"a":{"t":"2024-02-30"}}', code=2, stdout=None,
+     stderr="jbx: error: <stdin>: date at $['a']['t']: day 30 out of range "
+            "for 2024-02 at character 9 of \"2024-02-30\"\n")
+case("date_fields_error_keep",
+     ["fmt", "-c", "--date-fields", "$..t", "--date-errors", "keep"],
+     stdin='{"a":{"t":"yesterday"},"t":true}',
+     stdout='{"a":{"t":"yesterday"},"t":true}\n')
+case("date_fields_wrong_type", ["fmt", "-c", "--date-fields", "$.t"],
+     stdin='{"t":[1]}', code=2, stdout=None,
+     stderr="jbx: error: <stdin>: date at $['t']: expected a date string or "
+            "an epoch number, found an array\n")
+case("date_options_need_fields", ["fmt", "--epoch-unit", "s"], stdin="{}",
+     code=2,
+     stderr="jbx: error: --epoch-unit applies to the values --date-fields "
+            "selects; give --date-fields PATH too\n")
+case("date_fields_negative_index_refused",
+     ["fmt", "--date-fields", "$[-1]"], stdin="{}", code=2,
+     stderr="jbx: error: --date-fields: JSONPath '$[-1]' cannot be matched "
+            "while streaming; use names, wildcards, non-negative indices and "
+            "'..' (no filters, slices or negative indices)\n")
+
+
+def cbor_dates(d, out, err):
+    with open(os.path.join(d, "out.cbor"), "rb") as f:
+        v = cbor2.loads(f.read())
+    got = {k: (v[k].isoformat() if hasattr(v[k], "isoformat") else v[k])
+           for k in v}
+    want = {"t": "2024-03-31T03:30:00+02:00",
+            "u": "1969-07-20T20:17:40+00:00", "n": "x"}
+    assert got == want, f"{got} != {want}"
+
+
+case("date_fields_to_cbor_native",
+     ["convert", "-t", "cbor", "-o", "out.cbor", "--date-fields", "$.t",
+      "--date-fields", "$.u", "--timezone", "Europe/Berlin"],
+     stdin='{"t":"2024-03-31T02:30:00","u":-14182940000,"n":"x"}',
+     stdout="", check=cbor_dates)
+
+
+def msgpack_dates(d, out, err):
+    with open(os.path.join(d, "out.mp"), "rb") as f:
+        v = msgpack.unpackb(f.read(), timestamp=3)
+    got = [x.isoformat() for x in v]
+    want = ["1969-12-31T23:59:59.500000+00:00",
+            "2024-11-03T05:30:00+00:00"]
+    assert got == want, f"{got} != {want}"
+
+
+case("date_fields_to_msgpack_native",
+     ["convert", "-t", "msgpack", "-o", "out.mp", "--date-fields", "$[*]",
+      "--timezone", "America/New_York"],
+     stdin='["1969-12-31T23:59:59.5Z","2024-11-03T01:30:00"]',
+     stdout="", check=msgpack_dates)
+
+# ---- key case -------------------------------------------------------------------
+
+KEYS = '{"userId":1,"first_name":"a","HTTPServer":{"max-conn":2},"list":[{"itemID":3}]}'
+case("key_case_snake", ["fmt", "-c", "--key-case", "snake"], stdin=KEYS,
+     stdout='{"user_id":1,"first_name":"a","http_server":{"max_conn":2},'
+            '"list":[{"item_id":3}]}\n')
+case("key_case_camel", ["fmt", "-c", "--key-case", "camel"], stdin=KEYS,
+     stdout='{"userId":1,"firstName":"a","httpServer":{"maxConn":2},'
+            '"list":[{"itemId":3}]}\n')
+case("key_case_kebab", ["fmt", "-c", "--key-case", "kebab"], stdin=KEYS,
+     stdout='{"user-id":1,"first-name":"a","http-server":{"max-conn":2},'
+            '"list":[{"item-id":3}]}\n')
+case("key_case_pascal", ["fmt", "-c", "--key-case", "pascal"], stdin=KEYS,
+     stdout='{"UserId":1,"FirstName":"a","HttpServer":{"MaxConn":2},'
+            '"List":[{"ItemId":3}]}\n')
+case("key_case_upper_snake", ["fmt", "-c", "--key-case", "upper-snake"],
+     stdin=KEYS,
+     stdout='{"USER_ID":1,"FIRST_NAME":"a","HTTP_SERVER":{"MAX_CONN":2},'
+            '"LIST":[{"ITEM_ID":3}]}\n')
+case("key_case_lower", ["fmt", "-c", "--key-case", "lower"], stdin=KEYS,
+     stdout='{"userid":1,"first_name":"a","httpserver":{"max-conn":2},'
+            '"list":[{"itemid":3}]}\n')
+case("key_case_collision", ["fmt", "-c", "--key-case", "camel"],
+     stdin='{"a":{"user_id":1,"userId":2}}', code=2, stdout=None,
+     stderr='jbx: error: <stdin>: --key-case=camel: keys "user_id" and '
+            '"userId" both become "userId"\n')
+case("key_case_with_sort", ["fmt", "-c", "-S", "--key-case", "snake"],
+     stdin='{"bB":1,"aA":2}', stdout='{"a_a":2,"b_b":1}\n')
+
+# ---- numbers ----------------------------------------------------------------------
+
+case("bigint_as_string", ["fmt", "-c", "--bigint-as-string"],
+     stdin='[9007199254740991,9007199254740992,-9007199254740992,'
+           '123456789012345678901234567890,1.5,1e400]',
+     stdout='[9007199254740991,"9007199254740992","-9007199254740992",'
+            '"123456789012345678901234567890",1.5,1e400]\n')
+case("bigint_as_string_from_cbor", ["convert", "-c", "--bigint-as-string",
+                                    "n.cbor"],
+     files={"n.cbor": cbor2.dumps([2**63 - 1, -2**63, 2**64 + 1, 7])},
+     stdout='["9223372036854775807","-9223372036854775808",'
+            '"18446744073709551617",7]\n')
+case("decimal_plain", ["fmt", "-c", "--decimal=plain"],
+     stdin='[1.5e3,1E-7,-2.50e-1,0.00,12,1.0E+2]',
+     stdout='[1500,0.0000001,-0.250,0.00,12,100]\n')
+case("decimal_exponent", ["fmt", "-c", "--decimal=exponent"],
+     stdin='[1500.0,0.00012,-7.25,5E+3,12]',
+     stdout='[1.5000e3,1.2e-4,-7.25e0,5e3,12]\n')
+case("decimal_plain_too_long", ["fmt", "-c", "--decimal=plain"],
+     stdin='[1e400000]', code=2, stdout=None,
+     stderr="jbx: error: <stdin>: --decimal=plain: number 1e400000 is too "
+            "long to write without an exponent\n")
+
+# ---- everything at once, JSON Lines ------------------------------------------------
+
+case("all_features_jsonl",
+     ["fmt", "--lines", "--nulls=drop", "--key-case", "camel",
+      "--bigint-as-string", "--decimal", "plain", "--date-fields",
+      "$.created_at", "--date-format", "yyyy-MM-dd HH:mm", "--timezone",
+      "Asia/Shanghai", "--null-default", "$.tag_list=[]"],
+     stdin='{"user_id":12345678901234567890,"created_at":"2024-03-31T01:30:00Z",'
+           '"score":2.5E1,"tag_list":null,"note":null}\n'
+           '{"user_id":1,"created_at":0,"score":1e-3,"tag_list":["a"]}\n',
+     stdout='{"userId":"12345678901234567890","createdAt":"2024-03-31 09:30",'
+            '"score":25,"tagList":[]}\n'
+            '{"userId":1,"createdAt":"1970-01-01 08:00","score":0.001,'
+            '"tagList":["a"]}\n')
+
+run_all()
