@@ -1,0 +1,292 @@
+#include "formats/json/json_reader.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+#include "formats/json/json_parser.h"
+
+namespace {
+
+using jbx::Flow;
+
+// Records every event as text, so two readers can be compared exactly.
+class Recorder : public jbx::Handler {
+ public:
+  std::string log;
+  Flow begin_object() override { return add("{", Flow::visit); }
+  Flow key(std::string_view k) override {
+    log += "k:";
+    log += k;
+    log += ' ';
+    return next_key_flow(k);
+  }
+  void end_object() override { log += "} "; }
+  Flow begin_array() override { return add("[", array_flow); }
+  void end_array() override { log += "] "; }
+  void null_value() override { log += "null "; }
+  void bool_value(bool b) override { log += b ? "true " : "false "; }
+  void int_value(std::int64_t v) override { log += std::to_string(v) + ' '; }
+  void uint_value(std::uint64_t v) override { log += std::to_string(v) + ' '; }
+  void double_value(double v) override { log += std::to_string(v) + ' '; }
+  void number_text(std::string_view t) override {
+    log += "n:";
+    log += t;
+    log += ' ';
+  }
+  void string_value(std::string_view s) override {
+    log += "s:";
+    log += s;
+    log += ' ';
+  }
+  void bytes_value(std::span<const std::uint8_t>) override { log += "b "; }
+  void timestamp_value(const jbx::Timestamp&) override { log += "t "; }
+  void annotation(const jbx::Annotation&) override { log += "@ "; }
+  void end_document() override { log += "| "; }
+
+  Flow array_flow = Flow::visit;  // what begin_array returns
+  std::string skip_key;           // key() returns skip for this one
+  std::string stop_key;           // key() returns stop for this one
+
+ private:
+  Flow add(const char* s, Flow f) {
+    log += s;
+    log += ' ';
+    return f;
+  }
+  Flow next_key_flow(std::string_view k) const {
+    if (!stop_key.empty() && k == stop_key) return Flow::stop;
+    if (!skip_key.empty() && k == skip_key) return Flow::skip;
+    return Flow::visit;
+  }
+};
+
+struct Outcome {
+  std::string events;
+  std::string error;  // "CODE@OFFSET: message", "" when none
+};
+
+// Reads every document of `text`; simd=false forces the scalar parser.
+Outcome read_all(const std::string& text, jbx::JsonMode mode, bool simd,
+                 Recorder rec = Recorder(), std::uint32_t max_depth = 1024) {
+  auto src = jbx::Source::from_memory("t", text);
+  jbx::ReadOptions ro;
+  ro.max_depth = max_depth;
+  jbx::JsonReader reader(*src, ro, mode);
+  if (!simd) reader.set_simd_limit(0);
+  Outcome out;
+  for (;;) {
+    try {
+      if (!reader.read_document(rec)) break;
+    } catch (const jbx::Error& e) {
+      out.error += std::string(jbx::errc_name(e.code)) + "@" +
+                   std::to_string(e.offset.value_or(999999)) + ": " + e.message;
+      if (mode != jbx::JsonMode::lines) break;
+      out.error += "; ";
+    }
+  }
+  out.events = rec.log;
+  return out;
+}
+
+// Both engines must agree on errors, and on events when there is none
+// (before an error they may have delivered different amounts). Returns the
+// simdjson engine's outcome.
+Outcome read_both(const std::string& text,
+                  jbx::JsonMode mode = jbx::JsonMode::single,
+                  Recorder rec = Recorder(), std::uint32_t max_depth = 1024) {
+  const Outcome a = read_all(text, mode, true, rec, max_depth);
+  const Outcome b = read_all(text, mode, false, rec, max_depth);
+  if (a.error.empty()) {
+    BOOST_TEST(a.events == b.events, "events differ for " << text);
+  }
+  BOOST_TEST(a.error == b.error, "errors differ for " << text);
+  return a;
+}
+
+std::string error_of(const std::string& text,
+                     jbx::JsonMode mode = jbx::JsonMode::single) {
+  return read_both(text, mode).error;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(json_reader)
+
+BOOST_AUTO_TEST_CASE(numbers_keep_their_exact_spelling) {
+  const Outcome o =
+      read_both("[-8651648355575108941, 1.000, 1E400, -0, 0.5e-7, 2E+3]");
+  BOOST_TEST(o.error == "");
+  BOOST_TEST(o.events ==
+             "[ n:-8651648355575108941 n:1.000 n:1E400 n:-0 n:0.5e-7 "
+             "n:2E+3 ] | ");
+}
+
+BOOST_AUTO_TEST_CASE(strings_are_unescaped_to_utf8) {
+  const Outcome o =
+      read_both(R"({"a\u00e9\n":"\ud83d\ude00\/\"\\\b\f\r\t\u0000x","é":"€"})");
+  BOOST_TEST(o.error == "");
+  BOOST_TEST(o.events == std::string("{ k:a\xC3\xA9\n s:\xF0\x9F\x98\x80/\"\\"
+                                     "\b\f\r\t") +
+                             std::string(1, '\0') +
+                             "x k:\xC3\xA9 s:\xE2\x82\xAC } | ");
+}
+
+BOOST_AUTO_TEST_CASE(scalars_and_empty_containers) {
+  BOOST_TEST(read_both("true").events == "true | ");
+  BOOST_TEST(read_both(" null ").events == "null | ");
+  BOOST_TEST(read_both("\"x\"").events == "s:x | ");
+  BOOST_TEST(read_both("-1.5").events == "n:-1.5 | ");
+  BOOST_TEST(read_both("[{},[],{\"a\":[]}]").events ==
+             "[ { } [ ] { k:a [ ] } ] | ");
+}
+
+BOOST_AUTO_TEST_CASE(exact_error_messages_and_offsets) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"{\"a\":1 \"b\":2}",
+       "syntax@7: expected ',' or '}' after object member, found '\"'"},
+      {"[1 2]", "syntax@3: expected ',' or ']' after array element, found '2'"},
+      {"[\"a\\x\"]", "syntax@3: invalid escape '\\x' in string"},
+      {"\"abc", "unexpected_end@4: unexpected end of input in string"},
+      {"[\"a\xFF\"]", "invalid_utf8@3: invalid UTF-8 byte 0xff in string"},
+      {"[\"\xC3\x28\"]", "invalid_utf8@3: invalid UTF-8 byte 0x28 in string"},
+      {"[\"\xC0\xAF\"]", "invalid_utf8@2: invalid UTF-8 byte 0xc0 in string"},
+      {"[\"\xED\xA0\x80\"]",
+       "invalid_utf8@3: invalid UTF-8 byte 0xa0 in string"},
+      {"[01]", "syntax@1: leading zeros are not allowed in numbers"},
+      {"[-01]", "syntax@1: leading zeros are not allowed in numbers"},
+      {"[1.]", "syntax@3: expected a digit after the decimal point, found ']'"},
+      {"[1e]", "syntax@3: expected a digit in the exponent, found ']'"},
+      {"[-]", "syntax@2: expected a digit after '-', found ']'"},
+      {"[.5]", "syntax@1: expected a value, found '.'"},
+      {"[1,]", "syntax@3: trailing comma before ']'"},
+      {"{\"a\":1,}", "syntax@7: trailing comma before '}'"},
+      {"{1:2}", "syntax@1: expected a string key or '}', found '1'"},
+      {"{\"a\" 1}", "syntax@5: expected ':' after key, found '1'"},
+      {"[tru]", "syntax@4: invalid literal, expected 'true'"},
+      {"[nul", "unexpected_end@4: unexpected end of input in 'null'"},
+      {"[\"\\ud800\"]", "invalid_utf8@2: lone surrogate \\ud800 in string"},
+      {"[\"\\udc00\\ud800\"]",
+       "invalid_utf8@2: lone surrogate \\udc00 in string"},
+      {"[\"\\u12g4\"]",
+       "syntax@2: invalid \\u escape in string: expected 4 hex digits"},
+      {"[\"a\nb\"]", "syntax@3: unescaped control character 0x0a in string"},
+      {"[1] x", "syntax@4: unexpected content after the document, found 'x'"},
+      {"[1] [2]", "syntax@4: unexpected content after the document, found '['"},
+      {"\xEF\xBB\xBF{}", "syntax@0: a byte order mark is not allowed in JSON"},
+      {"[1,[2,{\"a\":3",
+       "unexpected_end@12: unexpected end of input in object"},
+      {"", ""},
+  };
+  for (const auto& [input, expected] : cases) {
+    BOOST_TEST(error_of(input) == expected, "input: " << input);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(streams_need_whitespace_between_documents) {
+  const Outcome o = read_both("1 2\n[3]\t{\"a\":4}", jbx::JsonMode::stream);
+  BOOST_TEST(o.error == "");
+  BOOST_TEST(o.events == "n:1 | n:2 | [ n:3 ] | { k:a n:4 } | ");
+  const Outcome bad = read_both("[1] [2][3]", jbx::JsonMode::stream);
+  BOOST_TEST(bad.events == "[ n:1 ] | [ n:2 ] ");
+  BOOST_TEST(bad.error ==
+             "syntax@7: expected whitespace or end of input after the "
+             "document, found '['");
+  BOOST_TEST(read_both("  \n", jbx::JsonMode::stream).events == "");
+}
+
+BOOST_AUTO_TEST_CASE(json_lines_report_every_bad_line_and_go_on) {
+  const Outcome o = read_both("{\"a\":1}\n\n  \n[1,]\r\n\"x\"\n{\"a\"\n2",
+                              jbx::JsonMode::lines);
+  BOOST_TEST(o.events == "{ k:a n:1 } | [ n:1 s:x | { n:2 | ");
+  BOOST_TEST(o.error ==
+             "syntax@15: trailing comma before ']'; unexpected_end@26: "
+             "unexpected end of input in object; ");
+}
+
+BOOST_AUTO_TEST_CASE(json_lines_error_line_is_kept) {
+  auto src = jbx::Source::from_memory("t", "1\n2\n[x]\n");
+  jbx::JsonReader reader(*src, {}, jbx::JsonMode::lines);
+  jbx::NullHandler null;
+  BOOST_TEST(reader.read_document(null));
+  BOOST_TEST(reader.read_document(null));
+  BOOST_CHECK_THROW(reader.read_document(null), jbx::Error);
+  BOOST_TEST(reader.error_line().number == 3u);
+  BOOST_TEST(reader.error_line().start == 4u);
+  BOOST_TEST(reader.error_line().text == "[x]");
+  BOOST_TEST(!reader.read_document(null));
+}
+
+BOOST_AUTO_TEST_CASE(json_lines_longer_than_a_chunk) {
+  std::string big = "[\"" + std::string(3u << 20, 'x') + "\"]";
+  const Outcome o = read_both("1\n" + big + "\n2", jbx::JsonMode::lines);
+  BOOST_TEST(o.error == "");
+  BOOST_TEST(o.events.size() == big.size() - 4 + 21);
+}
+
+BOOST_AUTO_TEST_CASE(depth_limit_is_an_error_not_a_crash) {
+  const std::string ok = std::string(1024, '[') + std::string(1024, ']');
+  BOOST_TEST(error_of(ok) == "");
+  const std::string deep = std::string(1025, '[') + std::string(1025, ']');
+  BOOST_TEST(error_of(deep) ==
+             "depth_limit@1024: nesting deeper than 1024 "
+             "levels");
+  // Far beyond the recursion bound of the simdjson walk: the iterative
+  // parser takes over.
+  const std::string very = std::string(200000, '[') + std::string(200000, ']');
+  BOOST_TEST(
+      read_all(very, jbx::JsonMode::single, true, Recorder(), 300000).error ==
+      "");
+  BOOST_TEST(
+      read_all(std::string(100000, '['), jbx::JsonMode::single, true).error ==
+      "depth_limit@1024: nesting deeper than 1024 levels");
+}
+
+BOOST_AUTO_TEST_CASE(truncation_at_every_offset_is_a_clean_error) {
+  const std::string doc =
+      R"({"a":[1,-2.5e3,true,false,null],"b\u00e9":{"c":"x\"y\u20ac"}})";
+  for (std::size_t n = 1; n < doc.size(); ++n) {
+    const std::string cut = doc.substr(0, n);
+    const std::string err = error_of(cut);
+    BOOST_TEST(!err.empty(), "accepted a truncated document: " << cut);
+  }
+  BOOST_TEST(error_of(doc) == "");
+}
+
+BOOST_AUTO_TEST_CASE(skip_and_stop_are_honoured) {
+  Recorder skip;
+  skip.skip_key = "b";
+  BOOST_TEST(read_both(R"({"a":1,"b":{"x":[1,2]},"c":[3]})",
+                       jbx::JsonMode::single, skip)
+                 .events == "{ k:a n:1 k:b k:c [ n:3 ] } | ");
+  Recorder arrays;
+  arrays.array_flow = Flow::skip;
+  BOOST_TEST(read_both(R"({"a":[1,[2]],"b":2})", jbx::JsonMode::single, arrays)
+                 .events == "{ k:a [ k:b n:2 } | ");
+  Recorder stop;
+  stop.stop_key = "b";
+  BOOST_TEST(
+      read_both("{\"a\":1,\"b\":2,\"c\":3} [4]", jbx::JsonMode::stream, stop)
+          .events == "{ k:a n:1 k:b | [ n:4 ] | ");
+}
+
+BOOST_AUTO_TEST_CASE(corpus_events_agree_between_engines) {
+  const std::filesystem::path dir =
+      std::filesystem::path(JBX_SHARED_DIR) / "corpus" / "jsonexamples";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const Outcome o = read_both(ss.str(), jbx::JsonMode::stream);
+    BOOST_TEST(o.error == "", entry.path());
+    ++files;
+  }
+  BOOST_TEST(files > 10);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
