@@ -264,6 +264,12 @@ def zsh_completions():
         expect("jbx fmt <TAB>", zsh.complete("jbx fmt "), want=INPUTS)
         expect("jbx query <TAB> (the expression)",
                zsh.complete("jbx query ", expect_any=False), want=set())
+        tz = timezone_flag()
+        if tz is not None:
+            # zsh completes a zone path one component at a time.
+            expect("time zones",
+                   zsh.complete(f"jbx {tz[0]} {tz[1]} Europe/Par"),
+                   want={"Paris"})
     finally:
         zsh.close()
 
