@@ -146,9 +146,10 @@ _jbx_count_positionals() {
   npos=0
   for ((i = cmdi + 1; i < COMP_CWORD; i++)); do
     w=${COMP_WORDS[i]}
+    # "--from=json" arrives as "--from" "=" "json".
+    if [[ $w == = ]]; then skip=1; continue; fi
     if [[ -n $skip ]]; then skip=; continue; fi
     case $w in
-      =) skip=1 ;;
       -) ((npos++)) ;;
       -*) [[ " $vflags " == *" $w "* ]] && skip=1 ;;
       *) ((npos++)) ;;

@@ -118,6 +118,11 @@ def bash_files():
            want=INPUTS)
     expect("jbx query -t json EXPR <TAB>",
            bash_complete("query", "-t", "json", "$.a", ""), want=INPUTS)
+    expect("jbx query --from=json <TAB> (the expression)",
+           bash_complete("query", "--from", "=", "json", ""), want=set())
+    expect("jbx query --from=json EXPR <TAB>",
+           bash_complete("query", "--from", "=", "json", "$.a", ""),
+           want=INPUTS)
     expect("jbx fmt -o <TAB>", bash_complete("fmt", "-o", ""),
            includes=INPUTS | {"c.txt"})
 
