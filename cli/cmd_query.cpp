@@ -14,6 +14,7 @@
 #include "cli/diagnostic.h"
 #include "cli/exit_code.h"
 #include "cli/pipeline.h"
+#include "cli/transforms_from_flags.h"
 #include "core/error.h"
 #include "core/path/eval.h"
 #include "core/path/path.h"
@@ -70,14 +71,28 @@ class Output final : public path::NodeSink {
 
   std::uint64_t count() const { return count_; }
 
+  /// The transform flags: selected values pass through them to the writer
+  /// (paths and the with-path wrapper do not). Rebuilt after an input
+  /// error, since the transforms may be inside a value.
+  void set_features(const FeatureTransforms& f) {
+    features_ = &f;
+    reset_features();
+  }
+  void reset_features() {
+    chain_ = std::make_unique<TransformChain>();
+    values_ = &features_->wrap(writer_, *chain_, writer_binary_);
+  }
+  void set_binary(bool binary) { writer_binary_ = binary; }
+
   Handler* begin_node(std::span<const path::Step> location) override {
     switch (s_.shape) {
       case Shape::values:
-        return &writer_;
+        return values_;
       case Shape::raw:
         scratch_.clear();
         raw_writer_ = std::make_unique<RawValue>(scratch_, text_opts_);
-        return raw_writer_.get();
+        raw_chain_ = std::make_unique<TransformChain>();
+        return &features_->wrap(*raw_writer_, *raw_chain_, false);
       case Shape::paths: {
         const std::string p = where(location);
         if (s_.wrap) {
@@ -96,7 +111,7 @@ class Output final : public path::NodeSink {
         writer_.key(s_.pointers ? "pointer" : "path");
         writer_.string_value(where(location));
         writer_.key("value");
-        return &writer_;
+        return values_;
     }
     return nullptr;
   }
@@ -104,12 +119,13 @@ class Output final : public path::NodeSink {
   bool end_node() override {
     switch (s_.shape) {
       case Shape::values:
-        if (!s_.wrap) writer_.end_document();
+        if (!s_.wrap) values_->end_document();
         break;
       case Shape::raw:
         raw_writer_->finish_value();
         sink_.write(scratch_.data());
         sink_.put(s_.terminator);
+        raw_chain_.reset();
         raw_writer_.reset();
         break;
       case Shape::paths:
@@ -190,6 +206,10 @@ class Output final : public path::NodeSink {
   WriteOptions text_opts_;
   StringSink scratch_;
   std::unique_ptr<RawValue> raw_writer_;
+  const FeatureTransforms* features_ = nullptr;
+  std::unique_ptr<TransformChain> chain_, raw_chain_;
+  Handler* values_ = nullptr;
+  bool writer_binary_ = false;
   std::uint64_t count_ = 0;
 };
 
@@ -263,6 +283,7 @@ int run_query(const Args& args) {
   const bool json_output =
       out_format == &kJsonFormat || out_format == &kJsonLinesFormat;
   const Settings settings = settings_from(args, json_output);
+  const FeatureTransforms features(args);
   // One result per line unless asked for pretty output; --wrap is one
   // document and pretty by default, like fmt.
   if (!settings.wrap && !args.has("indent") && !args.has("tab")) {
@@ -286,6 +307,8 @@ int run_query(const Args& args) {
   Sink& sink = *sink_owner;
   std::unique_ptr<Writer> writer = out_format->make_writer(sink, wo);
   Output output(settings, sink, *writer, text_opts);
+  output.set_binary(out_format->binary);
+  output.set_features(features);
   path::StreamSelector selector(query, output);
   if (settings.wrap) writer->begin_array();
 
@@ -312,6 +335,7 @@ int run_query(const Args& args) {
     } catch (Error& e) {
       if (!e.input.empty() && e.input != src->name()) throw;  // output error
       selector.end_document();
+      output.reset_features();
       if (!settings.wrap) {
         if (auto* jw = dynamic_cast<JsonWriter*>(writer.get())) jw->abandon();
       }
