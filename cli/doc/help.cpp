@@ -48,6 +48,11 @@ std::string top_help() {
     out += summary_line(c.name, c.summary, 14);
   }
   out += summary_line("help", "Print help for a command", 14);
+  std::string formats;
+  for (std::string_view n : doc::format_names()) {
+    formats += (formats.empty() ? "" : ", ") + std::string(n);
+  }
+  out += "\n" + doc::wrap("Formats: " + formats, kWidth, 0);
   out += "\nOptions:\n";
   out += summary_line("-h, --help", "Print help", 17);
   out += summary_line("-V, --version", "Print the version", 17);
