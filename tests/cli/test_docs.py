@@ -17,6 +17,7 @@ import json
 import os
 import re
 import shlex
+import tempfile
 import unicodedata
 
 from docs_common import JBX, ROOT, check, generate, run, run_everything
@@ -121,8 +122,9 @@ def examples_run():
     for e in examples:
         sh = shell_command(e["command"])
         assert JBX in sh, f"example does not run jbx: {e['command']}"
-        code, out, err = run(["/bin/sh", "-c", sh],
-                             stdin=e["input"].encode("latin-1"))
+        with tempfile.TemporaryDirectory() as scratch:
+            code, out, err = run(["/bin/sh", "-c", sh], cwd=scratch,
+                                 stdin=e["input"].encode("latin-1"))
         want = e["output"].encode("latin-1").decode("utf-8")
         if code != 0 or out != want:
             problems.append(
