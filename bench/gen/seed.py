@@ -1,6 +1,6 @@
 """Seed workloads for bench/run, after fastjson2's seed benchmarks.
 
-    /usr/bin/python3 bench/gen/seed.py OUTDIR [--jsonl-mib N] [--counts 1,100,...]
+    /usr/bin/python3 bench/gen/seed.py OUTDIR [--jsonl-mib N,...] [--counts 1,100,...]
 
 Writes, deterministically (fixed seed; the same bytes on every machine):
   databean-N.json  N DataBean records as one JSON array: boolean, int, long,
@@ -9,7 +9,9 @@ Writes, deterministically (fixed seed; the same bytes on every machine):
   student-N.json   N Student records with Chinese names, classes, addresses
   order-N.json     N nested order documents (customer, address, items,
                    payment, shipping)
-  databean-big.jsonl  DataBean records, one per line, about N MiB
+  databean-NMiB.jsonl  DataBean records, one per line, about N MiB each
+                   (--jsonl-mib 100,1024 writes databean-100MiB.jsonl and
+                   databean-1GiB.jsonl)
 
 Large outputs are assembled from a pool of distinct records (each given its
 own id), so 1 GiB takes seconds, not minutes. Keys are camelCase (as Java
@@ -250,10 +252,15 @@ def write_lines(path, kind, pool, target_bytes):
     write_atomic(path, chunks())
 
 
+def lines_label(mib):
+    """100 -> "100MiB", 1024 -> "1GiB": the JSON Lines file's name."""
+    return f"{mib >> 10}GiB" if mib % 1024 == 0 else f"{mib}MiB"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("outdir")
-    ap.add_argument("--jsonl-mib", type=int, default=1024)
+    ap.add_argument("--jsonl-mib", default="1024")
     ap.add_argument("--counts", default=",".join(map(str, COUNTS)))
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
@@ -263,9 +270,12 @@ def main():
         for count in counts:
             write_array(os.path.join(args.outdir, f"{kind}-{count}.json"),
                         kind, pool, count)
-        if kind == "databean" and args.jsonl_mib > 0:
-            write_lines(os.path.join(args.outdir, "databean-big.jsonl"),
-                        kind, pool, args.jsonl_mib << 20)
+        if kind != "databean":
+            continue
+        for mib in (int(m) for m in args.jsonl_mib.split(",") if m):
+            write_lines(os.path.join(args.outdir,
+                                     f"databean-{lines_label(mib)}.jsonl"),
+                        kind, pool, mib << 20)
 
 
 if __name__ == "__main__":
