@@ -20,10 +20,6 @@ std::string render_zsh_completion();
 /// completions/jbx.fish: `complete -c jbx` lines.
 std::string render_fish_completion();
 
-/// The words of CommandSpec::positional ("EXPR FILE" -> {"EXPR", "FILE"});
-/// the last one takes the command's positional_completion and repeats.
-std::vector<std::string_view> positional_words(const CommandSpec& cmd);
-
 /// Where time zone names come from, at completion time.
 inline constexpr std::string_view kZoneInfoDir = "/usr/share/zoneinfo";
 

@@ -56,6 +56,18 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
+std::vector<std::string_view> positional_words(const CommandSpec& cmd) {
+  std::vector<std::string_view> out;
+  std::string_view s = cmd.positional;
+  while (!s.empty()) {
+    const auto sp = s.find(' ');
+    if (sp != 0) out.push_back(s.substr(0, sp));
+    if (sp == std::string_view::npos) break;
+    s.remove_prefix(sp + 1);
+  }
+  return out;
+}
+
 std::vector<std::string_view> paragraphs(std::string_view text) {
   std::vector<std::string_view> out;
   while (!text.empty()) {

@@ -26,6 +26,10 @@ std::string category_title(std::string_view category);
 /// Commands a flag applies to, in table order.
 std::vector<const CommandSpec*> commands_of(const FlagSpec& flag);
 
+/// The words of CommandSpec::positional ("EXPR FILE" -> {"EXPR", "FILE"});
+/// the last one takes the command's positional_completion and repeats.
+std::vector<std::string_view> positional_words(const CommandSpec& cmd);
+
 /// Paragraphs of a prose field, split at blank lines, trimmed.
 std::vector<std::string_view> paragraphs(std::string_view text);
 
