@@ -157,15 +157,17 @@ const FormatSpec& input_format(Source& src, const Args& args) {
   if (const auto from = args.value("from")) {
     f = &format_named(*from);
   } else {
-    const FormatSpec* sniffed = sniff_format(src.peek(64));
+    const std::string_view head = src.peek(64);
     const FormatSpec* by_ext =
         src.path().empty() ? nullptr : format_for_path(src.path());
-    if (sniffed != nullptr && sniffed->binary) {
-      f = sniffed;
+    if (kJsonFormat.sniff(head) && (by_ext == nullptr || !by_ext->binary)) {
+      // Text that starts like JSON is JSON: some binary sniffers would take
+      // `{` (a CBOR text string head) or a digit (a CBOR integer) too.
+      f = by_ext != nullptr ? by_ext : &kJsonFormat;
+    } else if (const FormatSpec* sniffed = sniff_format(head)) {
+      f = sniffed->binary || by_ext == nullptr ? sniffed : by_ext;
     } else if (by_ext != nullptr) {
       f = by_ext;
-    } else if (sniffed != nullptr) {
-      f = sniffed;
     } else {
       f = &kJsonFormat;
     }
@@ -251,7 +253,9 @@ Pipeline::Pipeline(const Args& args)
   if (in_place_ && !output_path_.empty()) {
     usage("--output and --in-place cannot be used together");
   }
-  use_color(args, false);  // rejects a bad --color value up front
+  // Reject bad values before any input is read.
+  use_color(args, false);
+  if (const auto from = args.value("from")) format_named(*from);
 }
 
 Pipeline::~Pipeline() = default;
@@ -331,7 +335,9 @@ int Pipeline::run_to(Sink& sink, bool to_terminal,
         throw e;
       }
     } catch (Error& e) {
-      if (!e.input.empty() && e.input != src->name()) throw;  // output error
+      // Output errors and usage errors end the run.
+      if (!e.input.empty() && e.input != src->name()) throw;
+      if (e.code == Errc::usage) throw;
       if (auto* jw = dynamic_cast<JsonWriter*>(writer.get())) jw->abandon();
       sink.flush();
       report_error(e, src.get(), reader.get());

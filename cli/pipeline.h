@@ -71,10 +71,11 @@ WriteOptions write_options(const Args& args);
 /// "did you mean" hint when unknown.
 const FormatSpec& format_named(std::string_view name);
 
-/// The format to read `src` with: --from if given; else content sniffing
-/// (binary signatures first); a text/JSON sniff or a failed sniff defers to
-/// the extension (.jsonl/.ndjson mean JSON Lines); JSON by default.
-/// --lines turns JSON into JSON Lines.
+/// The format to read `src` with: --from if given; else content that
+/// starts like JSON text is JSON (or JSON Lines by extension) unless the
+/// extension names a binary format; else the registry's content sniffing
+/// (binary signatures); else the extension; else JSON. --lines turns JSON
+/// into JSON Lines. Throws Error(usage) for an unknown --from.
 const FormatSpec& input_format(Source& src, const Args& args);
 
 /// A reader for `src`. For JSON, `single_json` asks for exactly one

@@ -1,0 +1,299 @@
+"""End-to-end tests of `jbx fmt`: every flag, atomic output, pipes, errors."""
+
+import os
+import pty
+import stat
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import JBX, case, jbx_run, run_all  # noqa: E402
+
+DOC = '{"a":[1,2],"b":{"c":"é","d":[]},"e":{}}'
+PRETTY = ('{\n  "a": [\n    1,\n    2\n  ],\n  "b": {\n    "c": "é",\n'
+          '    "d": []\n  },\n  "e": {}\n}\n')
+COMPACT = '{"a":[1,2],"b":{"c":"é","d":[]},"e":{}}\n'
+
+
+def scenario(name, fn):
+    """A case that needs set-up the harness does not do (modes, ttys,
+    pipelines): fn(dir) runs jbx itself and asserts."""
+    case(name, ["fmt", "-c"], stdin="1", stdout="1\n",
+         check=lambda d, out, err: fn(d))
+
+
+# ---- layout ------------------------------------------------------------
+case("pretty_by_default", ["fmt"], stdin=DOC, stdout=PRETTY)
+case("compact", ["fmt", "-c"], stdin=DOC, stdout=COMPACT)
+case("compact_long", ["fmt", "--compact"], stdin=DOC, stdout=COMPACT)
+case("indent_4", ["fmt", "--indent", "4"], stdin='{"a":[1]}',
+     stdout='{\n    "a": [\n        1\n    ]\n}\n')
+case("indent_0_is_compact", ["fmt", "--indent", "0"], stdin=DOC,
+     stdout=COMPACT)
+case("indent_out_of_range", ["fmt", "--indent", "17"], stdin=DOC, code=2,
+     stdout="",
+     stderr="jbx: error: invalid value '17' for --indent: expected a number "
+            "from 0 to 16\n")
+case("indent_not_a_number", ["fmt", "--indent", "x"], stdin=DOC, code=2,
+     stdout="",
+     stderr="jbx: error: invalid value 'x' for --indent: expected a number "
+            "from 0 to 16\n")
+case("tab", ["fmt", "--tab"], stdin='{"a":[1]}',
+     stdout='{\n\t"a": [\n\t\t1\n\t]\n}\n')
+case("sort_keys", ["fmt", "-c", "-S"],
+     stdin='{"b":1,"a":{"z":[{"y":1,"x":2}],"é":0,"Z":3}}',
+     stdout='{"a":{"Z":3,"z":[{"x":2,"y":1}],"é":0},"b":1}\n')
+case("sort_keys_long_pretty", ["fmt", "--sort-keys"], stdin='{"b":1,"a":2}',
+     stdout='{\n  "a": 2,\n  "b": 1\n}\n')
+case("ascii", ["fmt", "-c", "-a"], stdin='["é€😀","\\u0001"]',
+     stdout='["\\u00e9\\u20ac\\ud83d\\ude00","\\u0001"]\n')
+case("ascii_long", ["fmt", "-c", "--ascii"], stdin='{"é":1}',
+     stdout='{"\\u00e9":1}\n')
+case("canonical_escaping", ["fmt", "-c"],
+     stdin='["\\u0041\\/\\u00e9\\t\\u001F\\u007f\\"\\\\"]',
+     stdout='["A/é\\t\\u001f\x7f\\"\\\\"]\n')
+case("numbers_keep_spelling", ["fmt", "-c"],
+     stdin="[-8651648355575108941, 1.000, 1E400, -0, 0.1e-999]",
+     stdout="[-8651648355575108941,1.000,1E400,-0,0.1e-999]\n")
+
+# ---- colour ---------------------------------------------------------------
+case("color_always_bytes", ["fmt", "--color=always"],
+     stdin='{"a":[null,true,1,"s"],"b":{}}',
+     stdout="\x1b[1;39m{\x1b[0m\n  \x1b[34;1m\"a\"\x1b[0m\x1b[1;39m:\x1b[0m "
+            "\x1b[1;39m[\x1b[0m\n    \x1b[1;30mnull\x1b[0m\x1b[1;39m,"
+            "\x1b[0m\n    \x1b[0;39mtrue\x1b[0m\x1b[1;39m,\x1b[0m\n    "
+            "\x1b[0;39m1\x1b[0m\x1b[1;39m,\x1b[0m\n    \x1b[0;32m\"s\"\x1b[0m"
+            "\n  \x1b[1;39m]\x1b[0m\x1b[1;39m,\x1b[0m\n  \x1b[34;1m\"b\"\x1b[0m"
+            "\x1b[1;39m:\x1b[0m \x1b[1;39m{}\x1b[0m\n\x1b[1;39m}\x1b[0m\n")
+case("color_always_compact", ["fmt", "-c", "--color", "always"],
+     stdin='{"a":1}',
+     stdout="\x1b[1;39m{\x1b[0m\x1b[34;1m\"a\"\x1b[0m\x1b[1;39m:\x1b[0m"
+            "\x1b[0;39m1\x1b[0m\x1b[1;39m}\x1b[0m\n")
+case("color_auto_not_a_terminal", ["fmt", "-c"], stdin='{"a":1}',
+     stdout='{"a":1}\n')
+case("color_always_beats_no_color", ["fmt", "-c", "--color=always"],
+     stdin="1", env={"NO_COLOR": "1"}, stdout="\x1b[0;39m1\x1b[0m\n")
+case("color_never", ["fmt", "-c", "--color=never"], stdin="1", stdout="1\n")
+case("color_bad_value", ["fmt", "--color=sometimes"], stdin="1", code=2,
+     stdout="", stderr=None)
+
+
+def on_terminal(args, env):
+    """Runs jbx with stdout on a pseudo-terminal; returns what it wrote."""
+    master, slave = pty.openpty()
+    full = dict(os.environ)
+    full.pop("NO_COLOR", None)
+    full["TERM"] = "xterm"
+    full.update(env)
+    p = subprocess.Popen([JBX] + args, stdin=subprocess.PIPE, stdout=slave,
+                         stderr=subprocess.PIPE, env=full)
+    os.close(slave)
+    p.stdin.write(b"[1]")
+    p.stdin.close()
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    p.wait()
+    os.close(master)
+    return data
+
+
+def color_auto(d):
+    assert b"\x1b[1;39m[" in on_terminal(["fmt", "-c"], {})
+    assert b"\x1b" not in on_terminal(["fmt", "-c"], {"NO_COLOR": "1"})
+    assert b"\x1b" not in on_terminal(["fmt", "-c"], {"TERM": "dumb"})
+    # An empty NO_COLOR does not count (no-color.org).
+    assert b"\x1b" in on_terminal(["fmt", "-c"], {"NO_COLOR": ""})
+
+
+scenario("color_auto_on_a_terminal", color_auto)
+
+# ---- inputs ---------------------------------------------------------------
+case("concatenated_documents", ["fmt", "-c"], stdin='1 2\n[3] {"a":4}',
+     stdout='1\n2\n[3]\n{"a":4}\n')
+case("several_files_and_stdin", ["fmt", "-c", "a.json", "-", "b.json"],
+     stdin="[2]", files={"a.json": "[1]", "b.json": '{"b":3}'},
+     stdout='[1]\n[2]\n{"b":3}\n')
+case("lines_flag", ["fmt", "--lines"], stdin='{"a": 1}\n\n[1,\n',
+     code=2, stdout='{"a":1}\n[1\n',
+     stderr="jbx: error: <stdin>:3:4: unexpected end of input in array\n"
+            "  [1,\n     ^\n")
+case("lines_flag_short", ["fmt", "-l"], stdin='{"a": 1}\n [2, 3] \n',
+     stdout='{"a":1}\n[2,3]\n')
+case("jsonl_extension_implies_lines", ["fmt", "x.jsonl"],
+     files={"x.jsonl": '{"a": 1}\n{"b": [2]}\n'},
+     stdout='{"a":1}\n{"b":[2]}\n')
+case("ndjson_extension_implies_lines", ["fmt", "x.ndjson"],
+     files={"x.ndjson": '{"a": 1}\r\n{"b": [2]}'},
+     stdout='{"a":1}\n{"b":[2]}\n')
+case("jsonl_bad_line_has_its_line_number", ["fmt", "x.jsonl"],
+     files={"x.jsonl": '{"a": 1}\n{"b": [2}\n'}, code=2,
+     stdout='{"a":1}\n{"b":[2\n',
+     stderr="jbx: error: x.jsonl:2:9: expected ',' or ']' after array "
+            "element, found '}'\n  {\"b\": [2}\n          ^\n")
+case("from_json_overrides_extension", ["fmt", "-c", "--from", "json",
+                                        "x.jsonl"],
+     files={"x.jsonl": '{"a":\n1}\n'}, stdout='{"a":1}\n')
+case("from_unknown_format", ["fmt", "--from", "jsn"], stdin="1", code=2,
+     stdout="", stderr="jbx: error: unknown format 'jsn', did you mean "
+                       "'json'?\n")
+case("max_depth", ["fmt", "-c", "--max-depth", "2"], stdin="[[1]] [[[1]]]",
+     code=2, stdout="[[1]]\n[[\n",
+     stderr="jbx: error: <stdin>:1:9: nesting deeper than 2 levels\n"
+            "  [[1]] [[[1]]]\n          ^\n")
+case("max_depth_large_uses_the_iterative_parser",
+     ["fmt", "-c", "--max-depth", "100000"],
+     stdin="[" * 50000 + "]" * 50000, stdout="[" * 50000 + "]" * 50000 + "\n")
+case("deep_nesting_default_limit", ["fmt", "-c"], stdin="[" * 100000,
+     code=2, stdout=None,
+     stderr="jbx: error: <stdin>:1:1025: nesting deeper than 1024 levels\n"
+            "  " + "[" * 120 + "\n  " + " " * 59 + "^\n")
+
+# ---- errors -----------------------------------------------------------------
+case("error_has_location_line_and_caret", ["fmt"],
+     stdin='{\n  "a": [1, 2,]\n}\n', code=2, stdout='{\n  "a": [\n    1,\n'
+     '    2\n',
+     stderr="jbx: error: <stdin>:2:14: trailing comma before ']'\n"
+            "    \"a\": [1, 2,]\n               ^\n")
+case("bad_file_then_next_file", ["fmt", "-c", "bad.json", "good.json"],
+     files={"bad.json": '{"a" 1}', "good.json": "[1]"}, code=2,
+     stdout="{\n[1]\n",
+     stderr="jbx: error: bad.json:1:6: expected ':' after key, found '1'\n"
+            "  {\"a\" 1}\n       ^\n")
+case("missing_file", ["fmt", "nope.json", "good.json"],
+     files={"good.json": "[1]"}, code=2, stdout="[\n  1\n]\n",
+     stderr="jbx: error: nope.json: cannot open: No such file or directory\n")
+case("empty_input_is_an_error", ["fmt"], stdin="", code=2, stdout="",
+     stderr="jbx: error: <stdin>: unexpected end of input, expected a "
+            "value\n")
+case("blank_input_is_an_error", ["fmt"], stdin="  \n", code=2, stdout="",
+     stderr="jbx: error: <stdin>:2:1: unexpected end of input, expected a "
+            "value\n  \n  ^\n")
+case("empty_json_lines_is_fine", ["fmt", "--lines"], stdin="\n\n",
+     stdout="")
+case("documents_need_whitespace_between", ["fmt", "-c"], stdin="[1][2]",
+     code=2, stdout="[1]\n",
+     stderr="jbx: error: <stdin>:1:4: expected whitespace or end of input "
+            "after the document, found '['\n  [1][2]\n     ^\n")
+case("invalid_utf8", ["fmt"], stdin=b'["a\xff"]', code=2, stdout="[\n",
+     stderr=b'jbx: error: <stdin>:1:4: invalid UTF-8 byte 0xff in string\n'
+            b'  ["a\xff"]\n     ^\n')
+
+# ---- output files -------------------------------------------------------------
+case("output_file", ["fmt", "-c", "-o", "out.json", "in.json"],
+     files={"in.json": DOC}, stdout="",
+     check=lambda d, out, err: check_file(d, "out.json", COMPACT))
+case("output_extension_jsonl_writes_lines", ["fmt", "-o", "out.jsonl"],
+     stdin='{"a":\n1} [2]', stdout="",
+     check=lambda d, out, err: check_file(d, "out.jsonl", '{"a":1}\n[2]\n'))
+case("output_and_in_place_conflict", ["fmt", "-o", "x.json", "-i", "a.json"],
+     files={"a.json": "1"}, code=2, stdout="",
+     stderr="jbx: error: --output and --in-place cannot be used together\n")
+case("in_place_needs_files", ["fmt", "-i"], stdin="1", code=2, stdout="",
+     stderr="jbx: error: --in-place needs file arguments, not stdin\n")
+
+
+def check_file(d, name, expected):
+    with open(os.path.join(d, name), encoding="utf-8") as f:
+        got = f.read()
+    assert got == expected, f"{name}: {got!r} != {expected!r}"
+
+
+def leftovers(d):
+    return sorted(n for n in os.listdir(d) if ".jbx-" in n)
+
+
+def output_atomic_on_failure(d):
+    with open(os.path.join(d, "out.json"), "w") as f:
+        f.write("precious\n")
+    with open(os.path.join(d, "good.json"), "w") as f:
+        f.write("[1]")
+    with open(os.path.join(d, "bad.json"), "w") as f:
+        f.write("[1,")
+    code, out, err = jbx_run(["fmt", "-o", "out.json", "good.json",
+                              "bad.json"], cwd=d)
+    assert code == 2, code
+    assert out == b"", out
+    assert err.startswith(b"jbx: error: bad.json:1:4: unexpected end of "
+                          b"input in array"), err
+    check_file(d, "out.json", "precious\n")
+    assert leftovers(d) == [], leftovers(d)
+
+
+scenario("output_untouched_when_an_input_fails", output_atomic_on_failure)
+
+
+def in_place_many_files_keep_mode(d):
+    for name, text, mode in (("a.json", '{"a":[1]}', 0o640),
+                             ("b.json", "[ 2 ,3 ]", 0o600),
+                             ("c.json", "{", 0o644),
+                             ("d.json", '"x"', 0o755)):
+        p = os.path.join(d, name)
+        with open(p, "w") as f:
+            f.write(text)
+        os.chmod(p, mode)
+    code, out, err = jbx_run(["fmt", "-c", "-i", "a.json", "b.json", "c.json",
+                              "d.json"], cwd=d)
+    assert code == 2, code
+    assert out == b"", out
+    assert err == (b"jbx: error: c.json:1:2: unexpected end of input in "
+                   b"object\n  {\n   ^\n"), err
+    check_file(d, "a.json", '{"a":[1]}\n')
+    check_file(d, "b.json", "[2,3]\n")
+    check_file(d, "c.json", "{")  # untouched
+    check_file(d, "d.json", '"x"\n')
+    modes = {n: stat.S_IMODE(os.stat(os.path.join(d, n)).st_mode)
+             for n in ("a.json", "b.json", "c.json", "d.json")}
+    assert modes == {"a.json": 0o640, "b.json": 0o600, "c.json": 0o644,
+                     "d.json": 0o755}, modes
+    assert leftovers(d) == [], leftovers(d)
+
+
+scenario("in_place_many_files_keep_mode", in_place_many_files_keep_mode)
+
+
+def in_place_pretty_jsonl(d):
+    p = os.path.join(d, "x.jsonl")
+    with open(p, "w") as f:
+        f.write('{"a": 1}\n{"b": [1, 2]}\n')
+    code, out, err = jbx_run(["fmt", "--in-place", "x.jsonl"], cwd=d)
+    assert (code, out, err) == (0, b"", b""), (code, out, err)
+    check_file(d, "x.jsonl", '{"a":1}\n{"b":[1,2]}\n')
+
+
+scenario("in_place_keeps_json_lines", in_place_pretty_jsonl)
+
+
+def dev_full(d):
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run([JBX, "fmt"], input=b"[1]" * 1, stdout=full,
+                           stderr=subprocess.PIPE)
+    assert p.returncode == 2, p.returncode
+    assert p.stderr == (b"jbx: error: <stdout>: cannot write: No space left "
+                        b"on device\n"), p.stderr
+
+
+scenario("write_error_dev_full", dev_full)
+
+
+def closed_pipe(d):
+    big = os.path.join(d, "big.json")
+    with open(big, "w") as f:
+        f.write("[" + ",".join('{"k":%d}' % i for i in range(300000)) + "]")
+    p = subprocess.run(["bash", "-c",
+                        f"'{JBX}' fmt big.json | head -1; "
+                        "echo status=${PIPESTATUS[0]}"],
+                       cwd=d, capture_output=True)
+    assert p.stdout == b"[\nstatus=0\n", p.stdout
+    assert p.stderr == b"", p.stderr
+
+
+scenario("closed_pipe_ends_quietly", closed_pipe)
+
+run_all()
