@@ -268,6 +268,7 @@ int run_query(const Args& args) {
       return to_int(ExitCode::error);
     }
   }
+  if (args.has("ignore-case")) path::ignore_name_case(query);
   if (inputs.empty()) inputs.emplace_back("-");
   if (args.has("in-place")) usage("jbx query does not rewrite files in place");
 

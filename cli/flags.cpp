@@ -200,7 +200,8 @@ constexpr FlagSpec kFlags[] = {
      "Replace a null selected by the JSONPath PATH with the JSON value after "
      "the first '=' that follows the path. PATH may use names, wildcards, "
      "non-negative indices and '..'; the first matching rule wins, and rules "
-     "apply before \\flag{nulls}. Example: jbx fmt -c --null-default "
+     "apply before \\flag{nulls}. In jbx query, PATH is relative to each "
+     "selected value. Example: jbx fmt -c --null-default "
      "'$..tags=[]' turns {\"tags\":null} into {\"tags\":[]}.",
      {},
      Completion::none,
@@ -295,7 +296,8 @@ constexpr FlagSpec kFlags[] = {
      "\\flag{epoch-unit}. Converting to JSONB, CBOR or MessagePack writes "
      "them as native dates; JSON output rewrites them with "
      "\\flag{date-format}. PATH may use names, wildcards, non-negative "
-     "indices and '..'. Example: jbx fmt -c --date-fields '$.t' "
+     "indices and '..'; in jbx query it is relative to each selected value. "
+     "Example: jbx fmt -c --date-fields '$.t' "
      "--date-format millis turns {\"t\":\"1969-12-31T23:59:59Z\"} into "
      "{\"t\":-1000}.",
      {},
@@ -453,6 +455,19 @@ constexpr FlagSpec kFlags[] = {
      "Select by RFC 6901 JSON Pointer instead of EXPR",
      "Select the value at the JSON Pointer PTR (such as /a/b/0, with ~0 for "
      "'~' and ~1 for '/'); every positional argument is then a file.",
+     {},
+     Completion::none,
+     kQuery},
+
+    {"ignore-case",
+     0,
+     "",
+     "query",
+     "Match member names case-insensitively",
+     "Name selectors match member names regardless of case, like "
+     "fastjson2's smart match: $.userid selects \"userId\" and \"USERID\". "
+     "Example: jbx query --ignore-case '$.userid' turns {\"userId\":1} "
+     "into 1.",
      {},
      Completion::none,
      kQuery},

@@ -223,7 +223,7 @@ class Engine {
       case Selector::Kind::name:
         if (v.type != Value::Type::object) return;
         for (const auto& [k, m] : v.members) {
-          if (k == sel.name) {
+          if (name_matches(sel, k)) {
             out.push_back({&m, child(n.loc, Step::member(k), track)});
           }
         }
@@ -262,7 +262,7 @@ class Engine {
       case Selector::Kind::pointer:
         if (v.type == Value::Type::object) {
           for (auto it = v.members.rbegin(); it != v.members.rend(); ++it) {
-            if (it->first == sel.name) {
+            if (name_matches(sel, it->first)) {
               out.push_back(
                   {&it->second, child(n.loc, Step::member(it->first), track)});
               return;

@@ -29,7 +29,7 @@ bool is_location_selector_impl(const Selector& s) {
 bool selects_step_impl(const Selector& s, const Step& step) {
   switch (s.kind) {
     case Selector::Kind::name:
-      return !step.is_index && step.key == s.name;
+      return !step.is_index && name_matches(s, step.key);
     case Selector::Kind::wildcard:
       return true;
     case Selector::Kind::index:
@@ -39,7 +39,7 @@ bool selects_step_impl(const Selector& s, const Step& step) {
       return step.is_index
                  ? s.index >= 0 &&
                        step.index == static_cast<std::uint64_t>(s.index)
-                 : step.key == s.name;
+                 : name_matches(s, step.key);
     case Selector::Kind::slice: {
       if (!step.is_index || s.slice.step <= 0) return false;
       const auto start = static_cast<std::uint64_t>(s.slice.start.value_or(0));

@@ -46,6 +46,7 @@ struct Selector {
   Slice slice;             // slice
   std::shared_ptr<const Expr> filter;  // filter
   std::uint32_t offset = 0;  // byte offset of the selector in the query
+  bool ignore_case = false;  // name, pointer: ASCII case-insensitive match
 };
 
 struct Segment {
@@ -133,6 +134,15 @@ bool is_simple(const Query& q);
 /// is_simple); then selects_step() says whether it selects the child `step`.
 bool is_location_selector(const Selector& s);
 bool selects_step(const Selector& s, const Step& step);
+
+/// Whether member name `key` matches the name of selector `s` (name or
+/// pointer kind), regardless of ASCII case when s.ignore_case.
+bool name_matches(const Selector& s, std::string_view key);
+
+/// Makes every name and pointer selector of `q`, including those of the
+/// queries inside its filters, match member names regardless of ASCII
+/// case (query --ignore-case, fastjson2's smart match).
+void ignore_name_case(Query& q);
 
 /// Decides, while a document streams by, whether the current location is
 /// selected by a simple query, and whether anything below it can be, so
