@@ -96,7 +96,7 @@ Flow RenameKeys::key(std::string_view name) {
   auto& seen = seen_[depth_ - 1];
   const auto [it, inserted] = seen.try_emplace(buf_, name);
   if (!inserted && it->second != name) {
-    throw Error(Errc::usage,
+    throw Error(Errc::unsupported,
                 fmt::format("--key-case={}: keys \"{}\" and \"{}\" both "
                             "become \"{}\"",
                             style_name_, it->second, name, buf_));

@@ -29,10 +29,10 @@ enum class KeyCase : std::uint8_t {
 /// Leading underscores and non-ASCII letters are kept as they are.
 void rename_key(std::string_view name, KeyCase style, std::string& out);
 
-/// Renames every member. Throws Error(usage) when two members of one object
-/// get the same new name: "--key-case=camel: keys "user_id" and "userId"
-/// both become "userId"" (members duplicated in the input are not renamed
-/// collisions).
+/// Renames every member. Throws Error(unsupported) when two members of one
+/// object get the same new name: "--key-case=camel: keys "user_id" and
+/// "userId" both become "userId"" (members duplicated in the input are not
+/// renamed collisions).
 class RenameKeys final : public ForwardingHandler {
  public:
   RenameKeys(Handler& next, KeyCase style, std::string_view style_name)

@@ -322,4 +322,34 @@ case("all_features_jsonl",
             '{"userId":1,"createdAt":"1970-01-01 08:00","score":0.001,'
             '"tagList":["a"]}\n')
 
+# ---- query: selected values pass through the transforms -----------------------
+
+QUERY_IN = ('{"items":[{"user_id":1,"note":null,"at":"2024-03-31T01:30:00Z"},'
+            '{"user_id":2,"note":"x","at":0}]}')
+case("query_values_transformed",
+     ["query", "$.items[*]", "--key-case", "camel", "--nulls", "drop",
+      "--date-fields", "$.at", "--timezone", "Europe/Berlin"],
+     stdin=QUERY_IN,
+     stdout='{"userId":1,"at":"2024-03-31T03:30:00+02:00"}\n'
+            '{"userId":2,"note":"x","at":"1970-01-01T01:00:00+01:00"}\n')
+case("query_paths_relative_to_result",
+     ["query", "-r", "$.items[*].at", "--date-fields", "$",
+      "--date-format", "yyyy"],
+     stdin=QUERY_IN, stdout="2024\n1970\n")
+case("query_with_path_wrapper_untouched",
+     ["query", "--with-path", "$.items[1]", "--key-case", "upper-snake"],
+     stdin=QUERY_IN,
+     stdout='{"path":"$[\'items\'][1]","value":{"USER_ID":2,"NOTE":"x",'
+            '"AT":0}}\n')
+IC = '{"userId":1,"USERID":2,"a":[{"Name":"x"},{"name":"y"},{"NAME":"z","v":3}]}'
+case("query_ignore_case_names", ["query", "--ignore-case", "$.userid"],
+     stdin=IC, stdout="1\n2\n")
+case("query_ignore_case_descendants_and_filters",
+     ["query", "--ignore-case", "$.A[?@.NAME=='z'].V"], stdin=IC,
+     stdout="3\n")
+case("query_ignore_case_pointer", ["query", "--ignore-case", "--pointer",
+                                   "/A/2/name"], stdin=IC, stdout='"z"\n')
+case("query_case_sensitive_by_default", ["query", "$.userid"], stdin=IC,
+     stdout="")
+
 run_all()
