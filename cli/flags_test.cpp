@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "cli/doc/complete.h"
 #include "cli/doc/help.h"
 #include "cli/doc/man.h"
 #include "cli/doc/text.h"
@@ -174,6 +175,36 @@ BOOST_AUTO_TEST_CASE(man_pages_render) {
   for (const CommandSpec& c : command_table()) {
     BOOST_TEST_CONTEXT(c.name) {
       BOOST_CHECK_NO_THROW(jbx::cli::doc::render_command_man(c));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(every_flag_reaches_man_pages_and_completions) {
+  namespace doc = jbx::cli::doc;
+  const std::string top = doc::render_man();
+  const std::string bash = doc::render_bash_completion();
+  const std::string zsh = doc::render_zsh_completion();
+  const std::string fish = doc::render_fish_completion();
+  for (const CommandSpec& c : command_table()) {
+    const std::string page = doc::render_command_man(c);
+    for (const FlagSpec& f : flag_table()) {
+      if (!applies(f, c)) continue;
+      BOOST_TEST_CONTEXT(c.name << " " << name_of(f)) {
+        const std::string roff = doc::roff_escape(name_of(f));
+        BOOST_TEST((page.find(roff) != std::string::npos) == !f.hidden);
+        BOOST_TEST((top.find(roff) != std::string::npos) == !f.hidden);
+        // In the word list of `jbx COMMAND -<TAB>`, last or not.
+        const bool in_bash =
+            bash.find(" " + name_of(f) + " ") != std::string::npos ||
+            bash.find(" " + name_of(f) + "'") != std::string::npos;
+        BOOST_TEST(in_bash == !f.hidden);
+        // An _arguments spec: --name[desc] or --name=[desc].
+        const bool in_zsh = zsh.find(name_of(f) + "[") != std::string::npos ||
+                            zsh.find(name_of(f) + "=[") != std::string::npos;
+        BOOST_TEST(in_zsh == !f.hidden);
+        BOOST_TEST((fish.find(" -l " + std::string(f.long_name) + " ") !=
+                    std::string::npos) == !f.hidden);
+      }
     }
   }
 }
