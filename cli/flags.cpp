@@ -493,21 +493,33 @@ constexpr Example kFmtExamples[] = {
      "{\n  \"a\": [\n    1,\n    2\n  ]\n}\n"},
     {"Compact, with sorted keys.", "jbx fmt -c -S", R"({"b":1,"a":2})",
      "{\"a\":2,\"b\":1}\n"},
+    {"Numbers keep their spelling, however long.", "jbx fmt -c",
+     R"({"id":-8651648355575108941,"price":1.10})",
+     "{\"id\":-8651648355575108941,\"price\":1.10}\n"},
 };
 
 constexpr Example kValidateExamples[] = {
     {"Check a document; the exit status says whether it is valid.",
      "jbx validate", R"({"a": 1})", ""},
+    {"In a script: -q prints nothing, the exit status tells.",
+     "jbx validate -q || echo \"invalid: $?\"", R"({"a": 1,})", "invalid: 1\n"},
 };
 
 constexpr Example kConvertExamples[] = {
     {"Convert JSON to CBOR and back.", "jbx convert -t cbor | jbx convert",
      R"({"a":1})", "{\n  \"a\": 1\n}\n"},
+    {"Big integers and decimals survive the round trip.",
+     "jbx convert -t cbor --decimals exact | jbx convert -c",
+     R"({"n":18446744073709551616,"d":1.10})",
+     "{\"n\":18446744073709551616,\"d\":1.10}\n"},
 };
 
 constexpr Example kQueryExamples[] = {
     {"Select every book title.", "jbx query '$.books[*].title'",
      R"({"books":[{"title":"A"},{"title":"B"}]})", "\"A\"\n\"B\"\n"},
+    {"Filter, and write strings without quotes.",
+     "jbx query -r '$[?@.price < 10].title'",
+     R"([{"title":"A","price":8},{"title":"B","price":12}])", "A\n"},
 };
 
 constexpr CommandSpec kCommands[] = {
