@@ -1,0 +1,128 @@
+// libFuzzer target for the JSON reader and writer. For any input:
+// - the simdjson engine and the scalar parser agree (same error code and
+//   offset; same events when valid), as a stream and as JSON Lines;
+// - a valid input written by the JSON writer (compact, pretty, ASCII) and
+//   read back gives the same events.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "core/error.h"
+#include "core/sink.h"
+#include "core/source.h"
+#include "formats/json/json_reader.h"
+#include "formats/json/json_writer.h"
+
+namespace {
+
+class Recorder final : public jbx::Handler {
+ public:
+  std::string log;
+  jbx::Flow begin_object() override { return add('{'); }
+  jbx::Flow key(std::string_view k) override {
+    log += 'k';
+    log.append(k);
+    log += '\0';
+    return jbx::Flow::visit;
+  }
+  void end_object() override { log += '}'; }
+  jbx::Flow begin_array() override { return add('['); }
+  void end_array() override { log += ']'; }
+  void null_value() override { log += 'z'; }
+  void bool_value(bool b) override { log += b ? 't' : 'f'; }
+  void int_value(std::int64_t v) override { log += std::to_string(v); }
+  void uint_value(std::uint64_t v) override { log += std::to_string(v); }
+  void double_value(double) override { log += 'd'; }
+  void number_text(std::string_view t) override {
+    log += 'n';
+    log.append(t);
+    log += '\0';
+  }
+  void string_value(std::string_view s) override {
+    log += 's';
+    log.append(s);
+    log += '\0';
+  }
+  void bytes_value(std::span<const std::uint8_t>) override { log += 'b'; }
+  void timestamp_value(const jbx::Timestamp&) override { log += 'T'; }
+  void annotation(const jbx::Annotation&) override { log += '@'; }
+  void end_document() override { log += '|'; }
+
+ private:
+  jbx::Flow add(char c) {
+    log += c;
+    return jbx::Flow::visit;
+  }
+};
+
+struct Outcome {
+  std::string events;
+  std::string error;
+};
+
+Outcome read(const std::string& text, jbx::JsonMode mode, bool simd) {
+  auto src = jbx::Source::from_memory("fuzz", text);
+  jbx::ReadOptions ro;
+  ro.max_depth = 64;
+  jbx::JsonReader reader(*src, ro, mode);
+  if (!simd) reader.set_simd_limit(0);
+  Recorder rec;
+  Outcome out;
+  for (int guard = 0; guard < 100000; ++guard) {
+    try {
+      if (!reader.read_document(rec)) break;
+    } catch (const jbx::Error& e) {
+      out.error += std::to_string(static_cast<int>(e.code)) + "@" +
+                   std::to_string(e.offset.value_or(0)) + ";";
+      if (mode != jbx::JsonMode::lines) break;
+    }
+  }
+  out.events = rec.log;
+  return out;
+}
+
+[[noreturn]] void fail(const char* what) {
+  std::fprintf(stderr, "fuzz_json: %s\n", what);
+  std::abort();
+}
+
+void check(const std::string& text, jbx::JsonMode mode) {
+  const Outcome a = read(text, mode, true);
+  const Outcome b = read(text, mode, false);
+  if (a.error != b.error) fail("engines disagree on the error");
+  if (!a.error.empty()) return;
+  if (a.events != b.events) fail("engines disagree on the events");
+  for (int variant = 0; variant < 3; ++variant) {
+    jbx::WriteOptions o;
+    o.compact = variant == 0;
+    o.ascii = variant == 2;
+    jbx::StringSink sink;
+    {
+      auto src = jbx::Source::from_memory("fuzz", text);
+      jbx::ReadOptions ro;
+      ro.max_depth = 64;
+      jbx::JsonReader reader(*src, ro, mode);
+      jbx::JsonWriter writer(sink, o);
+      while (reader.read_document(writer)) {
+      }
+    }
+    const jbx::JsonMode back =
+        mode == jbx::JsonMode::lines && variant == 0 ? jbx::JsonMode::lines
+                                                     : jbx::JsonMode::stream;
+    const Outcome c = read(std::string(sink.data()), back, true);
+    if (!c.error.empty()) fail("the writer's output does not read back");
+    if (c.events != a.events) fail("the round trip changed the events");
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
+                                      std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  check(text, jbx::JsonMode::stream);
+  check(text, jbx::JsonMode::single);
+  check(text, jbx::JsonMode::lines);
+  return 0;
+}
