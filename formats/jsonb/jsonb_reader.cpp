@@ -329,6 +329,15 @@ class JsonbReader::Impl {
 
   std::string_view latin1(std::size_t len) {
     const u8* s = p_ + pos_;
+    if (jopt_.sniffing) {
+      for (std::size_t k = 0; k < len; ++k) {
+        const u8 c = s[k];
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||
+            (c >= 0x7f && c < 0xa0)) {
+          fail(Errc::syntax, "control character in a latin-1 string", pos_ + k);
+        }
+      }
+    }
     pos_ += len;
     std::size_t i = 0;
     while (i < len && s[i] < 0x80) ++i;
@@ -705,8 +714,9 @@ class JsonbReader::Impl {
 
   void array(std::size_t count, std::size_t depth, std::size_t at) {
     enter(depth, at);
-    // Every element takes at least one byte.
-    if (count > n_ - pos_) {
+    // Every element takes at least one byte. (A sniffed head is cut short:
+    // there the elements it does hold are the evidence.)
+    if (count > n_ - pos_ && !jopt_.sniffing) {
       fail(Errc::unexpected_end,
            fmt::format("array count {} exceeds the {} bytes left", count,
                        n_ - pos_),
@@ -733,8 +743,13 @@ class JsonbReader::Impl {
     if (pos_ >= n_) truncated("object", at);
     const u8 t = p_[pos_];
     if (t >= kStrFix0 && t <= kSymbol) return any_string("object key");
-    if (jopt_.string_keys_only) {
+    if (jopt_.sniffing) {
       fail(Errc::syntax, "object key is not a string", at);
+    }
+    if (opt_.keys_error) {  // --keys=error
+      fail(Errc::type_mismatch,
+           fmt::format("object key must be a string, found tag 0x{:02x}", t),
+           at);
     }
     if (t == kTyped) {
       // A typed key: the type has nowhere to go in a key; the key stays.

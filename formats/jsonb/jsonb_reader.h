@@ -35,9 +35,11 @@ struct JsonbReadOptions {
   /// symbol id is an error.
   std::vector<std::string> symbol_table;
   JsonbRefs refs = JsonbRefs::resolve;
-  /// Content sniffing only: object keys must be strings or symbols, which
-  /// is what fastjson2 writes without WriteClassName.
-  bool string_keys_only = false;
+  /// Content sniffing only: object keys must be strings or symbols (what
+  /// fastjson2 writes without WriteClassName), and Latin-1 strings must
+  /// not hold control characters other than tab, CR and LF (CBOR and
+  /// MessagePack heads read as Latin-1 text are full of them).
+  bool sniffing = false;
 };
 
 /// Reads the JSONB documents of one input, back to back (jbx writes JSON
@@ -51,7 +53,8 @@ struct JsonbReadOptions {
 /// zone-offset date-times as instants with their offset, region-zone
 /// date-times as local date-times carrying the zone id, since jbx does not
 /// consult a tz database here); typed values -> annotation(type_name) before
-/// the value; non-string object keys -> their decimal or JSON text.
+/// the value; non-string object keys -> their decimal or JSON text (an
+/// Errc::type_mismatch error with ReadOptions::keys_error).
 class JsonbReader final : public Reader {
  public:
   /// Reads `in` whole (mapped). Throws Error(io) from the Source.

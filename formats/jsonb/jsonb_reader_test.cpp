@@ -1,6 +1,7 @@
 // JSONB reader: the fastjson2 corpus, event mapping, references, and the
 // reliability rules (truncation, huge lengths, depth, invalid text).
 #include <boost/test/unit_test.hpp>
+#include <filesystem>
 #include <memory>
 
 #include "formats/jsonb/jsonb_format.h"
@@ -189,6 +190,12 @@ BOOST_AUTO_TEST_CASE(type_names_are_annotations_before_the_value) {
       decode_one(slurp(corpus_dir() + "v_map_int_keys_classname.jsonb"));
   BOOST_TEST(m.annotations.at(0).second == "LM");
   BOOST_TEST(m.members.at(1).first == "-20");
+  ReadOptions strict;
+  strict.keys_error = true;
+  const Error e = read_error(
+      slurp(corpus_dir() + "v_map_int_keys_classname.jsonb"), {}, strict);
+  BOOST_TEST(static_cast<int>(e.code) == static_cast<int>(Errc::type_mismatch));
+  BOOST_TEST(e.message == "object key must be a string, found tag 0x01");
 }
 
 BOOST_AUTO_TEST_CASE(external_symbols_need_the_table) {
@@ -401,6 +408,69 @@ BOOST_AUTO_TEST_CASE(sniffer_accepts_jsonb_containers_only) {
   BOOST_TEST(!sniff_jsonb(unhex("a2 61 61 01 61 62 02")));  // CBOR {a:1,b:2}
   BOOST_TEST(!sniff_jsonb(unhex("a6 4a 61")));  // cut short, and short
   BOOST_TEST(sniff_jsonb(unhex("a6 4a 61 01 a5 a6 4a 62 02 a5")));
+}
+
+// CBOR and MessagePack encodings of the shared JSON files (whole, and the
+// 64 bytes the CLI peeks) are never taken for JSONB; jbx's own JSONB of
+// the same files mostly is.
+BOOST_AUTO_TEST_CASE(sniffer_rejects_cbor_and_msgpack_of_the_json_corpus) {
+  namespace fs = std::filesystem;
+  const std::string shared = JBX_SHARED_DIR;
+  std::vector<fs::path> files;
+  for (const char* dir : {"/corpus/jsonexamples", "/corpus/jsonexamples/small",
+                          "/conformance/nlohmann-test-data/json_tests",
+                          "/conformance/nlohmann-test-data/json.org",
+                          "/conformance/nlohmann-test-data/json_roundtrip"}) {
+    for (const auto& e : fs::directory_iterator(shared + dir)) {
+      if (e.path().extension() == ".json" && e.file_size() < (2u << 20)) {
+        files.push_back(e.path());
+      }
+    }
+  }
+  int jsonb_total = 0;
+  int jsonb_sniffed = 0;
+  int others = 0;
+  for (const fs::path& p : files) {
+    Value v;
+    try {
+      v = parse_json(slurp(p.string()));
+    } catch (const Error&) {
+      continue;  // the nlohmann fail*.json files
+    }
+    for (const char* name : {"cbor", "msgpack", "jsonb"}) {
+      const FormatSpec* f = find_format(name);
+      BOOST_REQUIRE(f != nullptr);
+      StringSink sink;
+      auto w = f->make_writer(sink, WriteOptions{});
+      replay(v, *w);
+      w->end_document();
+      w->finish();
+      const std::string_view bytes = sink.data();
+      const bool whole = sniff_jsonb(bytes);
+      const bool head = sniff_jsonb(bytes.substr(0, 64));
+      if (std::string_view(name) != "jsonb") {
+        ++others;
+        BOOST_TEST(!whole, name << " of " << p);
+        BOOST_TEST(!head, name << " of " << p);
+      } else if (v.is_container()) {
+        ++jsonb_total;
+        jsonb_sniffed += head;
+      }
+    }
+  }
+  BOOST_TEST_MESSAGE("jsonb sniffed from 64 bytes: "
+                     << jsonb_sniffed << " of " << jsonb_total
+                     << "; cbor/msgpack rejected: " << others);
+  BOOST_TEST(jsonb_sniffed * 10 >= jsonb_total * 9);
+  // The nlohmann .cbor and .msgpack files as well.
+  for (const auto& e : fs::recursive_directory_iterator(
+           shared + "/conformance/nlohmann-test-data")) {
+    const auto ext = e.path().extension();
+    if (ext != ".cbor" && ext != ".msgpack") continue;
+    const std::string bytes = slurp(e.path().string());
+    BOOST_TEST(!sniff_jsonb(bytes), e.path());
+    BOOST_TEST(!sniff_jsonb(std::string_view(bytes).substr(0, 64)), e.path());
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -515,19 +515,16 @@ void JsonbWriter::timestamp_value(const Timestamp& t) {
   }
   // java.util.Date when the source carries milliseconds at most (spec 14
   // writer rules), else Instant.
-  constexpr std::int64_t kMaxMsSeconds =
-      std::numeric_limits<std::int64_t>::max() / 1000 - 1;
+  std::int64_t ms = 0;
   if (t.precision <= 3 && nanos % 1'000'000 == 0 &&
-      t.seconds > -kMaxMsSeconds && t.seconds < kMaxMsSeconds) {
-    const std::int64_t ms = t.seconds * 1000 + nanos / 1'000'000;
-    if (ms % 1000 == 0 &&
-        t.seconds >= std::numeric_limits<std::int32_t>::min() &&
-        t.seconds <= std::numeric_limits<std::int32_t>::max()) {
+      !__builtin_mul_overflow(t.seconds, 1000, &ms) &&
+      !__builtin_add_overflow(ms, nanos / 1'000'000, &ms)) {
+    constexpr std::int64_t kMin = std::numeric_limits<std::int32_t>::min();
+    constexpr std::int64_t kMax = std::numeric_limits<std::int32_t>::max();
+    if (ms % 1000 == 0 && t.seconds >= kMin && t.seconds <= kMax) {
       put(0xac);
       put_be(static_cast<std::uint32_t>(t.seconds), 4);
-    } else if (ms % 60000 == 0 &&
-               ms / 60000 >= std::numeric_limits<std::int32_t>::min() &&
-               ms / 60000 <= std::numeric_limits<std::int32_t>::max()) {
+    } else if (ms % 60000 == 0 && ms / 60000 >= kMin && ms / 60000 <= kMax) {
       put(0xad);
       put_be(static_cast<std::uint32_t>(ms / 60000), 4);
     } else {
