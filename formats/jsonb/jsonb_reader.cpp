@@ -741,7 +741,7 @@ class JsonbReader::Impl {
   std::string_view key_text(std::size_t depth) {
     const std::size_t at = pos_;
     if (pos_ >= n_) truncated("object", at);
-    const u8 t = p_[pos_];
+    u8 t = p_[pos_];
     if (t >= kStrFix0 && t <= kSymbol) return any_string("object key");
     if (jopt_.sniffing) {
       fail(Errc::syntax, "object key is not a string", at);
@@ -751,12 +751,14 @@ class JsonbReader::Impl {
            fmt::format("object key must be a string, found tag 0x{:02x}", t),
            at);
     }
-    if (t == kTyped) {
-      // A typed key: the type has nowhere to go in a key; the key stays.
+    // A typed key: the type has nowhere to go in a key; the key stays.
+    while (t == kTyped) {
       ++pos_;
       type_name();
-      return key_text(depth);
+      if (pos_ >= n_) truncated("object", at);
+      t = p_[pos_];
     }
+    if (t >= kStrFix0 && t <= kSymbol) return any_string("object key");
     if (t == kArray || t == kObject || (t >= kArrayFix0 && t < kArray) ||
         t == kReference) {
       fail(Errc::unsupported, "object key is a container or a reference", at);

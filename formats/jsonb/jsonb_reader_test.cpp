@@ -190,6 +190,11 @@ BOOST_AUTO_TEST_CASE(type_names_are_annotations_before_the_value) {
       decode_one(slurp(corpus_dir() + "v_map_int_keys_classname.jsonb"));
   BOOST_TEST(m.annotations.at(0).second == "LM");
   BOOST_TEST(m.members.at(1).first == "-20");
+  // A long chain of type names on a key is a loop, not a recursion.
+  std::string chain = unhex("a6 92 4a 41 00");
+  for (int i = 0; i < 100000; ++i) chain += unhex("92 00");
+  chain += unhex("4a 6b 01 a5");
+  BOOST_TEST(decode_one(chain).members.at(0).first == "k");
   ReadOptions strict;
   strict.keys_error = true;
   const Error e = read_error(
