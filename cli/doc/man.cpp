@@ -25,19 +25,27 @@ constexpr std::string_view kCommandTemplate =
 // regenerating the pages is reproducible.
 constexpr std::string_view kDate = "2026-11-30";
 
+// Exit codes as cli/exit_code.h defines them. `commands` says on which
+// pages an entry appears (jbx(1) shows them all); the negative answer is
+// specific to the commands that give one.
 struct ExitDoc {
   ExitCode code;
+  std::uint32_t commands;
   std::string_view meaning;
 };
+constexpr std::uint32_t kEvery = ~0u;
 constexpr ExitDoc kExitDocs[] = {
-    {ExitCode::ok, "Success."},
-    {ExitCode::negative,
+    {ExitCode::ok, kEvery, "Success."},
+    {ExitCode::negative, 0,
      "A negative answer: jbx validate found an invalid input, or jbx query "
      "\\flag{exit-status} selected nothing."},
-    {ExitCode::error,
+    {ExitCode::negative, kValidate, "An input is not valid."},
+    {ExitCode::negative, kQuery,
+     "With \\flag{exit-status}: the query selected nothing."},
+    {ExitCode::error, kEvery,
      "An error: a usage error, malformed input, or a failed read or write. "
      "A closed output pipe is not an error."},
-    {ExitCode::interrupted, "Interrupted by SIGINT."},
+    {ExitCode::interrupted, kEvery, "Interrupted by SIGINT."},
 };
 
 /// Decodes one UTF-8 sequence at s[i], advancing i; invalid bytes decode
@@ -219,9 +227,14 @@ std::string example_entry(const Example& e) {
   return out + ".EE\n.RE\n";
 }
 
-std::string exit_status() {
+/// The EXIT STATUS entries of one command's page, or of jbx(1) when
+/// `cmd` is null.
+std::string exit_status(const CommandSpec* cmd) {
   std::string out;
   for (const ExitDoc& d : kExitDocs) {
+    const bool shown = cmd == nullptr ? d.commands == 0 || d.commands == kEvery
+                                      : (d.commands & cmd->bit) != 0;
+    if (!shown) continue;
     out += fmt::format(".TP\n.B {}\n", to_int(d.code));
     out += prose(d.meaning);
   }
@@ -361,7 +374,7 @@ std::string render_man() {
                              {"COMMANDS", commands},
                              {"OPTIONS", options_section(flags, true)},
                              {"FORMATS", formats_roff},
-                             {"EXIT_STATUS", exit_status()},
+                             {"EXIT_STATUS", exit_status(nullptr)},
                              {"EXAMPLES", examples},
                              {"SEE_ALSO", see_also("jbx")}});
 }
@@ -381,7 +394,7 @@ std::string render_command_man(const CommandSpec& cmd) {
                {"SYNOPSIS", synopsis_roff(cmd)},
                {"DESCRIPTION", paragraphs_roff(cmd.description, ".PP")},
                {"OPTIONS", options_section(flags_for(cmd), false)},
-               {"EXIT_STATUS", exit_status()},
+               {"EXIT_STATUS", exit_status(&cmd)},
                {"EXAMPLES", examples},
                {"SEE_ALSO", see_also(cmd.name)}});
 }
