@@ -53,6 +53,21 @@ bool has_lines_extension(std::string_view path) {
 
 bool stdout_is_terminal() { return isatty(1) == 1; }
 
+// On a terminal each document is shown as soon as it is complete (think
+// `tail -f log.jsonl | jbx fmt`), not when the output buffer fills.
+class FlushEachDocument final : public ForwardingHandler {
+ public:
+  FlushEachDocument(Handler& next, Sink& sink)
+      : ForwardingHandler(next), sink_(sink) {}
+  void end_document() override {
+    next_.end_document();
+    sink_.flush();
+  }
+
+ private:
+  Sink& sink_;
+};
+
 }  // namespace
 
 bool use_color(const Args& args, bool to_terminal) {
@@ -303,6 +318,7 @@ int Pipeline::run_to(Sink& sink, bool to_terminal,
     chain = std::make_unique<TransformChain>();
     writer = out_format.make_writer(sink, wo);
     head = writer.get();
+    if (to_terminal) head = &chain->make<FlushEachDocument>(*head, sink);
     if (sort_keys_) head = &chain->make<SortKeys>(*head);
     for (const WrapFn& fn : wraps_) head = &fn(*head, *chain);
   };

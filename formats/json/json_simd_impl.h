@@ -5,6 +5,7 @@
 
 #include <simdjson.h>
 
+#include <cstring>
 #include <memory>
 #include <string_view>
 
@@ -50,6 +51,17 @@ bool valid_number(std::string_view s) {
     while (i < n && is_digit(s[i])) ++i;
   }
   return i == n;
+}
+
+// The text of the key starting at `p` (just after its opening quote) when
+// it has no escape, else a view with a null data pointer.
+inline std::string_view plain_key(const char* p) {
+  const char* q = p;
+  while (*q != '"') {
+    if (*q == '\\') return {};
+    ++q;
+  }
+  return {p, static_cast<std::size_t>(q - p)};
 }
 
 // Sends the events of simdjson values to H. A template so that the JSON
@@ -104,9 +116,13 @@ class Walker {
           od::field fl;
           err = std::move(field).get(fl);
           if (err) return err;
-          std::string_view k;
-          err = fl.unescaped_key().get(k);
-          if (err) return err;
+          // Keys without escapes are passed straight from the input (stage
+          // 1 has validated their UTF-8 and control characters).
+          std::string_view k = plain_key(fl.key().raw());
+          if (k.data() == nullptr) {
+            err = fl.unescaped_key().get(k);
+            if (err) return err;
+          }
           if (f == Flow::skip) continue;
           const Flow kf = h_.key(k);
           if (kf == Flow::stop) {
@@ -128,6 +144,15 @@ class Walker {
         return simdjson::SUCCESS;
       }
       case od::json_type::string: {
+        // The token is the quoted string and the whitespace after it. Most
+        // strings have no escape: pass them without unescaping a copy.
+        std::string_view raw = v.raw_json_token();
+        while (!raw.empty() && is_ws(raw.back())) raw.remove_suffix(1);
+        if (raw.size() >= 2 &&
+            std::memchr(raw.data(), '\\', raw.size()) == nullptr) {
+          h_.string_value(raw.substr(1, raw.size() - 2));
+          return simdjson::SUCCESS;
+        }
         std::string_view s;
         err = v.get_string().get(s);
         if (err) return err;
