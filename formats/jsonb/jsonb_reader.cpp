@@ -214,11 +214,17 @@ class JsonbReader::Impl {
     reread_ = 0;
     reread_depth_ = 0;
     open_.clear();
+    steps_ = 0;
     // Re-reading for references is bounded (references can double a tree
     // at every level): 64 times the rest of the input plus 64 MiB.
     reread_budget_ = 64 * (n_ - pos_) + (std::size_t{64} << 20);
     out_ = &out;
-    value(0);
+    try {
+      value(0);
+    } catch (Error& e) {
+      if (e.pointer.empty()) e.pointer = pointer();
+      throw;
+    }
     out.end_document();
     return true;
   }
@@ -731,7 +737,12 @@ class JsonbReader::Impl {
     }
     after_flow(f);
     open_.push_back(at);
-    for (std::size_t i = 0; i < count; ++i) value(depth + 1);
+    const std::size_t step = push_step(true);
+    for (std::size_t i = 0; i < count; ++i) {
+      path_[step].index = i;
+      value(depth + 1);
+    }
+    --steps_;
     open_.pop_back();
     out_->end_array();
   }
@@ -777,17 +788,19 @@ class JsonbReader::Impl {
     enter(depth, at);
     const Flow f = out_->begin_object();
     if (f == Flow::skip) {
-      muted([&] { members(depth, at); });
+      muted([&] { members(depth, at, kNoStep); });
       return;
     }
     after_flow(f);
     open_.push_back(at);
-    members(depth, at);
+    const std::size_t step = push_step(false);
+    members(depth, at, step);
+    --steps_;
     open_.pop_back();
     out_->end_object();
   }
 
-  void members(std::size_t depth, std::size_t at) {
+  void members(std::size_t depth, std::size_t at, std::size_t step) {
     for (;;) {
       if (pos_ >= n_) truncated("object", at);
       if (p_[pos_] == kObjectEnd) {
@@ -795,6 +808,7 @@ class JsonbReader::Impl {
         return;
       }
       const std::string_view k = key_text(depth + 1);
+      if (step != kNoStep) path_[step].key.assign(k);
       const Flow kf = out_->key(k);
       if (kf == Flow::skip) {
         muted([&] { value(depth + 1); });
@@ -945,6 +959,40 @@ class JsonbReader::Impl {
       default:
         fail(Errc::syntax, fmt::format("unassigned tag 0x{:02x}", t), at);
     }
+  }
+
+  // ---- where we are, for the JSON Pointer of an error --------------------
+
+  static constexpr std::size_t kNoStep = ~std::size_t{0};
+
+  // Steps are reused across documents, so their keys keep their capacity.
+  std::size_t push_step(bool array) {
+    if (steps_ == path_.size()) path_.emplace_back();
+    path_[steps_].array = array;
+    path_[steps_].index = 0;
+    path_[steps_].key.clear();
+    return steps_++;
+  }
+
+  std::string pointer() const {
+    std::string p;
+    for (std::size_t i = 0; i < steps_; ++i) {
+      p.push_back('/');
+      if (path_[i].array) {
+        p += std::to_string(path_[i].index);
+        continue;
+      }
+      for (char c : path_[i].key) {
+        if (c == '~') {
+          p += "~0";
+        } else if (c == '/') {
+          p += "~1";
+        } else {
+          p.push_back(c);
+        }
+      }
+    }
+    return p;
   }
 
   // ---- references -------------------------------------------------------
@@ -1189,6 +1237,13 @@ class JsonbReader::Impl {
   std::unordered_map<std::string, std::size_t> ref_memo_;
   std::unordered_map<std::size_t, std::size_t> resolved_;  // ref -> target
   std::vector<std::size_t> open_;
+  struct Step {
+    bool array = false;
+    std::size_t index = 0;
+    std::string key;
+  };
+  std::vector<Step> path_;
+  std::size_t steps_ = 0;
   std::size_t last_ref_ = 0;
   std::string last_path_;  // keep mode
   bool have_last_ref_ = false;

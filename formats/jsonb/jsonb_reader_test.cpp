@@ -360,6 +360,9 @@ BOOST_AUTO_TEST_CASE(invalid_text_is_an_error_with_its_offset) {
   BOOST_TEST(static_cast<int>(e.code) == static_cast<int>(Errc::invalid_utf8));
   BOOST_TEST(e.message == "string is not valid utf-8");
   BOOST_TEST(e.offset.value() == 6u);
+  BOOST_TEST(e.pointer == "/a");
+  BOOST_TEST(read_error(unhex("96 01 a6 4b 61 2f 95 80 a5")).pointer ==
+             "/1/a~1/0");
   BOOST_TEST(read_error(unhex("7a 03 ed a0 80")).offset.value() == 2u);
   e = read_error(unhex("7c 04 41 00 00 d8"));
   BOOST_TEST(e.message == "unpaired utf-16 surrogate 0xd800");
