@@ -52,7 +52,10 @@ std::span<const FormatSpec* const> formats();
 const FormatSpec* find_format(std::string_view name);
 /// The format whose extension `path` ends with, or nullptr.
 const FormatSpec* format_for_path(std::string_view path);
-/// The first format whose sniffer accepts `head`, or nullptr.
-const FormatSpec* sniff_format(std::string_view head);
+/// The first format whose sniffer accepts `head`, or nullptr. When
+/// `preferred` (the extension's format) accepts `head` too, it wins: CBOR
+/// and MessagePack containers can share their first bytes.
+const FormatSpec* sniff_format(std::string_view head,
+                               const FormatSpec* preferred = nullptr);
 
 }  // namespace jbx

@@ -65,7 +65,14 @@ const FormatSpec* format_for_path(std::string_view path) {
   return nullptr;
 }
 
-const FormatSpec* sniff_format(std::string_view head) {
+const FormatSpec* sniff_format(std::string_view head,
+                               const FormatSpec* preferred) {
+  // An array of maps in CBOR (82 a2 ...) reads as a map with string keys in
+  // MessagePack; the extension decides between formats that both accept.
+  if (preferred != nullptr && preferred->sniff != nullptr &&
+      preferred->sniff(head)) {
+    return preferred;
+  }
   for (const FormatSpec* f : kFormats) {
     if (f->sniff != nullptr && f->sniff(head)) return f;
   }
