@@ -4,7 +4,7 @@
 set(JBX_WARNING_FLAGS -Wall -Wextra)
 if(JBX_PEDANTIC)
   list(APPEND JBX_WARNING_FLAGS -Wpedantic -Wshadow -Wnon-virtual-dtor
-       -Wold-style-cast -Wcast-align -Woverloaded-virtual -Wnull-dereference
+       -Wold-style-cast -Wcast-align -Woverloaded-virtual
        -Wimplicit-fallthrough -Wformat=2)
 endif()
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
