@@ -9,7 +9,9 @@
 //    instants; tags 1004/100 <-> local dates; other local dates and times
 //    are written as ISO 8601 text (CBOR has no tag for them).
 //  - byte strings <-> bytes; tags without a JSON meaning <-> cbor_tag
-//    annotations; JSONB type names <-> tag 27 [name, value].
+//    annotations; JSONB type names <-> tag 27 [name, value]. Tags whose
+//    content already means the same in JSON (21-23 encoding hints, 32-36
+//    URI, base64, regex, MIME) and 55799 read as their content alone.
 //  - undefined and unassigned simple values read as null; map keys that
 //    are not text strings read as their compact JSON text (1 -> "1"), or
 //    an error with ReadOptions::keys_error.

@@ -4,7 +4,9 @@ module, both ways, over every file of ../shared/corpus/jsonexamples
 
 - jbx encodes JSON -> CBOR; the peer decodes values equal to the original;
 - the peer encodes the JSON; jbx decodes it back to JSON equal to the
-  original.
+  original;
+- jbx's CBOR is byte for byte cbor2's, by default and with --canonical
+  (cbor2's canonical=True).
 Values compare strictly: integers exactly, floats as floats (bit for bit
 but for NaN), strings, and object members in order.
 
@@ -111,6 +113,11 @@ def cbor_docs(data):
     return out
 
 
+def first_difference(a, b):
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y),
+                min(len(a), len(b)))
+
+
 def corpus():
     files = []
     for d, _, names in os.walk(CORPUS):
@@ -179,8 +186,24 @@ def main():
                 problem = "cbor2: %s" % e
             verdict("cbor2", name + " (jbx encodes)", problem)
 
-            # cbor2 -> jbx.
+            # Same bytes as cbor2: both write preferred serialisation
+            # (shortest heads, float64, keys in order), and --canonical
+            # matches cbor2's canonical=True (for text keys, RFC 7049's
+            # length-first order is RFC 8949's bytewise order).
             peer = b"".join(cbor2.dumps(d) for d in want)
+            verdict("cbor2", name + " (same bytes)", None if cb == peer else
+                    "jbx's CBOR differs from cbor2's at byte %d" %
+                    first_difference(cb, peer))
+            code, canon, err = jbx_run(["convert", "-t", "cbor",
+                                        "--canonical"] + flag + [path])
+            peer_canon = b"".join(cbor2.dumps(d, canonical=True) for d in want)
+            verdict("cbor2", name + " (same canonical bytes)",
+                    None if code == 0 and canon == peer_canon else
+                    "jbx --canonical differs from cbor2 canonical=True at "
+                    "byte %d %s" % (first_difference(canon, peer_canon),
+                                    err.decode()))
+
+            # cbor2 -> jbx.
             code, out, err = jbx_run(["convert", "-f", "cbor", "-c"] + flag,
                                      stdin=peer)
             problem = err.decode() if code != 0 else diff(
