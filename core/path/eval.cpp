@@ -602,11 +602,13 @@ std::vector<std::pair<const Value*, std::vector<Step>>> select(
   return out;
 }
 
-// ---- StreamSelector
-// ----------------------------------------------------------
+// ---- StreamSelector ----------------------------------------------------
 
 StreamSelector::StreamSelector(const Query& q, NodeSink& sink)
-    : query_(q), sink_(sink), builder_(std::make_unique<TreeBuilder>()) {
+    : query_(q),
+      sink_(sink),
+      builder_(std::make_unique<TreeBuilder>()),
+      pruner_(std::make_unique<PruningBuilder>(*builder_)) {
   if (!has_absolute(query_)) {
     const auto& segs = query_.segments;
     while (split_ < segs.size() && !segs[split_].descendant &&
@@ -618,6 +620,16 @@ StreamSelector::StreamSelector(const Query& q, NodeSink& sink)
                        segs[split_].selectors.size() == 1 &&
                        segs[split_].selectors[0].kind == Selector::Kind::filter;
   }
+  const std::vector<Segment>& segs = query_.segments;
+  const auto from = [&segs](std::size_t k) {
+    return std::vector<Segment>(segs.begin() + static_cast<std::ptrdiff_t>(k),
+                                segs.end());
+  };
+  if (filter_at_split_) {
+    add_need_patterns(*segs[split_].selectors[0].filter, candidate_needs_);
+    add_need_patterns(from(split_ + 1), candidate_needs_);
+  }
+  add_need_patterns(from(split_), rest_needs_);
 }
 
 StreamSelector::~StreamSelector() = default;
@@ -656,7 +668,8 @@ StreamSelector::Admit StreamSelector::admit_value(bool container) {
 }
 
 Handler* StreamSelector::target() {
-  return mode_ == Mode::emit ? emit_to_ : builder_.get();
+  if (mode_ == Mode::emit) return emit_to_;
+  return pruner_.get();
 }
 
 void StreamSelector::flush_annotations(Handler& h) {
@@ -680,6 +693,7 @@ void StreamSelector::start(Admit a, bool container) {
     const std::size_t d = frames_.size();
     candidate_capture_ = d > 0 && frames_.back().candidates;
     mode_ = Mode::capture;
+    pruner_->reset(candidate_capture_ ? &candidate_needs_ : &rest_needs_);
   }
   inner_depth_ = container ? 1 : 0;
   flush_annotations(*target());
@@ -733,9 +747,9 @@ bool StreamSelector::scalar_begin() {
 Flow StreamSelector::begin_object() {
   if (stopped_) return Flow::stop;
   if (mode_ != Mode::path) {
-    ++inner_depth_;
-    target()->begin_object();
-    return Flow::visit;
+    const Flow f = target()->begin_object();
+    if (f == Flow::visit) ++inner_depth_;
+    return f;
   }
   const Admit a = admit_value(true);
   switch (a) {
@@ -763,9 +777,9 @@ Flow StreamSelector::begin_object() {
 Flow StreamSelector::begin_array() {
   if (stopped_) return Flow::stop;
   if (mode_ != Mode::path) {
-    ++inner_depth_;
-    target()->begin_array();
-    return Flow::visit;
+    const Flow f = target()->begin_array();
+    if (f == Flow::visit) ++inner_depth_;
+    return f;
   }
   const Admit a = admit_value(true);
   switch (a) {
@@ -793,10 +807,7 @@ Flow StreamSelector::begin_array() {
 
 Flow StreamSelector::key(std::string_view name) {
   if (stopped_) return Flow::stop;
-  if (mode_ != Mode::path) {
-    target()->key(name);
-    return Flow::visit;
-  }
+  if (mode_ != Mode::path) return target()->key(name);
   Frame& f = frames_.back();
   if (!f.candidates &&
       !selects_step(query_.segments[frames_.size() - 1].selectors[0],

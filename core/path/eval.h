@@ -14,6 +14,7 @@
 
 #include "core/events.h"
 #include "core/path/path.h"
+#include "core/path/prune.h"
 #include "core/value.h"
 
 namespace jbx::path {
@@ -64,6 +65,9 @@ std::vector<std::pair<const Value*, std::vector<Step>>> select(
 ///   built as a tree and the rest of the query evaluated on it. A query
 ///   that starts with '..' or has '$' inside a filter thus builds the whole
 ///   document.
+/// Every tree built this way holds only what the rest of the query and its
+/// filters can read (PruningBuilder): `$.items[?@.price > 10].id` decodes
+/// only `price` and `id` of each item, `$..id` only containers and ids.
 /// Returns Flow::stop once the sink asks to stop.
 class StreamSelector final : public Handler {
  public:
@@ -124,6 +128,9 @@ class StreamSelector final : public Handler {
   bool stopped_ = false;
   bool candidate_capture_ = false;  // the capture is a filter candidate
   std::unique_ptr<TreeBuilder> builder_;
+  std::unique_ptr<PruningBuilder> pruner_;    // feeds builder_
+  std::vector<NeedPattern> candidate_needs_;  // what a filter candidate needs
+  std::vector<NeedPattern> rest_needs_;       // what segments [split_, n) need
   struct PendingAnnotation {
     Annotation a;
     std::string name;
