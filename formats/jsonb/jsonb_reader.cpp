@@ -407,9 +407,9 @@ class JsonbReader::Impl {
       }
     }
     iconv(gb_, nullptr, nullptr, nullptr, nullptr);
-    // GB18030 needs at most 4 bytes per character, UTF-8 at most 4 per
-    // character too, and every character takes at least one input byte.
-    scratch_.resize(len * 4 + 4);
+    // UTF-8 is at most 1.5 times as long as GB18030: 1 byte stays 1, 2
+    // bytes become at most 3, 4 bytes become 4.
+    scratch_.resize(len + len / 2 + 4);
     char* in = const_cast<char*>(reinterpret_cast<const char*>(p_ + pos_));
     std::size_t in_left = len;
     char* out = scratch_.data();

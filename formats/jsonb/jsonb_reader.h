@@ -64,7 +64,8 @@ class JsonbReader final : public Reader {
               JsonbReadOptions jo = {});
   ~JsonbReader() override;
 
-  /// Throws Error with binary = true and the absolute byte offset:
+  /// Throws Error with binary = true, the absolute byte offset and the JSON
+  /// Pointer of the value being read:
   /// unexpected_end (truncated value, or a length beyond the input),
   /// syntax (unassigned tag, malformed field), invalid_utf8 (bad UTF-8,
   /// unpaired UTF-16 surrogate, bad GB18030), depth_limit, unsupported
