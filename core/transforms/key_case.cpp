@@ -82,26 +82,48 @@ void rename_key(std::string_view name, KeyCase style, std::string& out) {
   }
 }
 
+namespace {
+
+// Distinct names remembered before the memory is reset at a document end.
+constexpr std::size_t kMaxKnown = 1 << 16;
+
+}  // namespace
+
 Flow RenameKeys::begin_object() {
   const Flow f = next_.begin_object();
   if (f != Flow::visit) return f;
-  if (seen_.size() <= depth_) seen_.emplace_back();
-  seen_[depth_++].clear();
+  if (members_.size() <= depth_) members_.emplace_back();
+  members_[depth_++].clear();
   return f;
 }
 
 Flow RenameKeys::key(std::string_view name) {
-  buf_.clear();
-  rename_key(name, style_, buf_);
-  auto& seen = seen_[depth_ - 1];
-  const auto [it, inserted] = seen.try_emplace(buf_, name);
-  if (!inserted && it->second != name) {
-    throw Error(Errc::unsupported,
-                fmt::format("--key-case={}: keys \"{}\" and \"{}\" both "
-                            "become \"{}\"",
-                            style_name_, it->second, name, buf_));
+  auto it = known_.find(name);
+  if (it == known_.end()) {
+    buf_.clear();
+    rename_key(name, style_, buf_);
+    const auto [t, fresh] = targets_.try_emplace(buf_);
+    it = known_.emplace(std::string(name), Known{&t->first, &t->second}).first;
+    if (fresh) {
+      t->second.first = &it->first;
+    } else {
+      t->second.ambiguous = true;  // name is new, so it differs from first
+    }
   }
-  return next_.key(buf_);
+  std::vector<const KnownMap::value_type*>& members = members_[depth_ - 1];
+  const Known& k = it->second;
+  if (k.target->ambiguous) {
+    for (const KnownMap::value_type* m : members) {
+      if (m->second.target == k.target && m != &*it) {
+        throw Error(Errc::unsupported,
+                    fmt::format("--key-case={}: keys \"{}\" and \"{}\" both "
+                                "become \"{}\"",
+                                style_name_, m->first, name, *k.renamed));
+      }
+    }
+  }
+  members.push_back(&*it);
+  return next_.key(*k.renamed);
 }
 
 void RenameKeys::end_object() {
@@ -111,6 +133,10 @@ void RenameKeys::end_object() {
 
 void RenameKeys::end_document() {
   depth_ = 0;
+  if (known_.size() > kMaxKnown) {
+    known_.clear();
+    targets_.clear();
+  }
   next_.end_document();
 }
 

@@ -44,11 +44,35 @@ class RenameKeys final : public ForwardingHandler {
   void end_document() override;
 
  private:
+  // Names repeat from record to record, so each distinct name is renamed
+  // once and remembered. A collision needs two names with one new name:
+  // such new names are "ambiguous", and only for them is the current
+  // object's list of members searched. Node-based maps keep the pointers
+  // below valid; the memory is bounded by resetting between documents.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+  struct Target {
+    const std::string* first = nullptr;  // the first name renamed to it
+    bool ambiguous = false;              // another name also is
+  };
+  struct Known {
+    const std::string* renamed;
+    Target* target;
+  };
+  using KnownMap =
+      std::unordered_map<std::string, Known, Hash, std::equal_to<>>;
+
   KeyCase style_;
   std::string style_name_;
   std::string buf_;
-  // New name -> original name, one map per open object (reused).
-  std::vector<std::unordered_map<std::string, std::string>> seen_;
+  std::unordered_map<std::string, Target, Hash, std::equal_to<>> targets_;
+  KnownMap known_;
+  // The members of each open object so far (reused between objects).
+  std::vector<std::vector<const KnownMap::value_type*>> members_;
   std::size_t depth_ = 0;
 };
 

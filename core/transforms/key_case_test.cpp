@@ -63,4 +63,27 @@ BOOST_AUTO_TEST_CASE(collisions_name_both_keys) {
              "[{\"aB\":1},{\"aB\":2}]\n{\"a\":1,\"a\":2}\n");
 }
 
+BOOST_AUTO_TEST_CASE(collisions_in_large_objects) {
+  std::string in = "{";
+  for (int i = 0; i < 40; ++i) in += "\"p" + std::to_string(i) + "\":1,";
+  in += "\"P7\":2}";
+  BOOST_TEST(error_of(in, renamer(KeyCase::snake, "snake")) ==
+             "--key-case=snake: keys \"p7\" and \"P7\" both become \"p7\"");
+  // Large objects one after another: the index starts afresh each time.
+  std::string many, want;
+  for (int n = 0; n < 3; ++n) {
+    many += "{";
+    want += "{";
+    for (int i = 0; i < 20; ++i) {
+      const std::string k = std::to_string(i + n);
+      many += "\"a_" + k + "\":" + k + ",";
+      want += "\"A_" + k + "\":" + k + ",";
+    }
+    many += "\"z\":0}";
+    want += "\"Z\":0}\n";
+    many += "\n";
+  }
+  BOOST_TEST(run(many, renamer(KeyCase::upper_snake, "upper-snake")) == want);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -25,16 +25,24 @@ path::Query parse_rule_path(std::string_view flag, std::string_view query) {
                             "negative indices)",
                             flag, query));
   }
+  if (q.segments.size() > 63) {
+    throw Error(Errc::usage,
+                fmt::format("--{}: JSONPath '{}' has more than 63 segments",
+                            flag, query));
+  }
   return q;
 }
 
 PathTracker::PathTracker(const std::vector<path::Query>& rules) {
-  matchers_.reserve(rules.size());
-  for (const path::Query& q : rules) matchers_.emplace_back(q);
+  rules_.reserve(rules.size());
+  for (const path::Query& q : rules) rules_.push_back(q.segments);
+  masks_.assign(rules_.size(), 1);  // the root: nothing matched yet
 }
 
 void PathTracker::on_key(std::string_view name) {
   enter(path::Step::member(name));
+  // Paths are only shown for selected values, whose levels are all alive.
+  if (dead_from_ != 0) return;
   location_[depth_ - 1].is_index = false;
   location_[depth_ - 1].key.assign(name);
 }
@@ -51,35 +59,48 @@ void PathTracker::enter(const path::Step& s) {
   ++depth_;
   if (location_.size() < depth_) location_.resize(depth_);
   if (dead_from_ != 0) return;
+  const std::size_t n = rules_.size();
+  if (masks_.size() < (depth_ + 1) * n) masks_.resize((depth_ + 1) * n);
+  const std::uint64_t* from = &masks_[(depth_ - 1) * n];
+  std::uint64_t* to = &masks_[depth_ * n];
   bool alive = false;
-  for (path::Matcher& m : matchers_) {
-    m.push(s);
-    alive = alive || m.alive();
+  for (std::size_t r = 0; r < n; ++r) {
+    const std::vector<path::Segment>& segs = rules_[r];
+    std::uint64_t out = 0;
+    for (std::uint64_t m = from[r]; m != 0; m &= m - 1) {
+      const auto j = static_cast<std::size_t>(__builtin_ctzll(m));
+      if (j == segs.size()) continue;  // selected above; nothing below
+      const path::Segment& seg = segs[j];
+      // A descendant segment may skip any number of levels first.
+      if (seg.descendant) out |= std::uint64_t{1} << j;
+      for (const path::Selector& sel : seg.selectors) {
+        if (path::selects_step(sel, s)) {
+          out |= std::uint64_t{2} << j;
+          break;
+        }
+      }
+    }
+    to[r] = out;
+    alive = alive || out != 0;
   }
-  if (!alive) {
-    // Nothing below can match: stop feeding the matchers until we are
-    // back above this level, so dead subtrees cost no matcher work.
-    for (path::Matcher& m : matchers_) m.pop();
-    dead_from_ = depth_;
-  }
+  // Nothing at or below this level can match: skip the matching work
+  // until we are back above it.
+  if (!alive) dead_from_ = depth_;
 }
 
 void PathTracker::leave() {
   // Only a child of the innermost open container has a level to leave; the
   // root value has no step.
   if (depth_ == 0 || depth_ != frames_.size()) return;
-  if (dead_from_ != 0) {
-    if (depth_ == dead_from_) dead_from_ = 0;
-  } else {
-    for (path::Matcher& m : matchers_) m.pop();
-  }
+  if (dead_from_ == depth_) dead_from_ = 0;
   --depth_;
 }
 
 int PathTracker::selected() const {
   if (dead_from_ != 0) return -1;
-  for (std::size_t i = 0; i < matchers_.size(); ++i) {
-    if (matchers_[i].selected()) return static_cast<int>(i);
+  const std::uint64_t* m = &masks_[depth_ * rules_.size()];
+  for (std::size_t r = 0; r < rules_.size(); ++r) {
+    if ((m[r] >> rules_[r].size()) & 1) return static_cast<int>(r);
   }
   return -1;
 }

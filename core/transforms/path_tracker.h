@@ -1,6 +1,7 @@
 // Location bookkeeping shared by the transforms that take path rules
 // (--null-default, --date-fields): the current location while events stream
-// by, and which rule (a simple JSONPath, via path::Matcher) selects it.
+// by, and which rule (a simple JSONPath, matched per step with
+// path::selects_step) selects it.
 // Holds one frame per open container; never buffers values.
 #pragma once
 
@@ -15,7 +16,8 @@ namespace jbx::transforms {
 
 /// Parses a path rule's JSONPath and checks it can be matched while
 /// streaming. Throws Error(usage) naming `flag` and the query for syntax
-/// errors and for filters, negative indices and slices.
+/// errors, for filters, negative indices and slices, and for more than 63
+/// segments.
 path::Query parse_rule_path(std::string_view flag, std::string_view query);
 
 /// Tracks the location of the current value and the rules selecting it.
@@ -61,11 +63,15 @@ class PathTracker {
   void leave();
   std::vector<path::Step> steps() const;
 
-  std::vector<path::Matcher> matchers_;
+  // An NFA per rule over its segments, as path::Matcher does, with the
+  // state set of each level as a bit mask (bit j: segments [0, j) matched)
+  // so that entering a level allocates nothing.
+  std::vector<std::vector<path::Segment>> rules_;
+  std::vector<std::uint64_t> masks_;  // rules_.size() per entered level + 1
   std::vector<Frame> frames_;
   std::vector<Entry> location_;  // one per entered level, reused
   std::size_t depth_ = 0;        // entered levels (location_ may be longer)
-  std::size_t dead_from_ = 0;    // 0, or depth + 1 where matching stopped
+  std::size_t dead_from_ = 0;    // 0, or the level where nothing can match
 };
 
 }  // namespace jbx::transforms
