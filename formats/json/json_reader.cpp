@@ -208,6 +208,9 @@ bool JsonReader::next_line(std::size_t& begin, std::size_t& end) {
     } else {
       buf_end_ += got;
     }
+    // simdjson reads the padding after a line's end: keep it zero, not
+    // stale bytes of earlier reads.
+    std::memset(buf_.data() + buf_end_, 0, Source::kPadding);
   }
 }
 

@@ -201,10 +201,28 @@ BOOST_AUTO_TEST_CASE(streams_need_whitespace_between_documents) {
 BOOST_AUTO_TEST_CASE(json_lines_report_every_bad_line_and_go_on) {
   const Outcome o = read_both("{\"a\":1}\n\n  \n[1,]\r\n\"x\"\n{\"a\"\n2",
                               jbx::JsonMode::lines);
-  BOOST_TEST(o.events == "{ k:a n:1 } | [ n:1 s:x | { n:2 | ");
+  // Events of a bad line before its error are not pinned (the engines
+  // find errors at different points); the good lines are all there.
+  BOOST_TEST(o.events.rfind("{ k:a n:1 } | [ ", 0) == 0u);
+  BOOST_TEST(o.events.find(" s:x | ") != std::string::npos);
+  BOOST_TEST(o.events.size() - o.events.rfind(" n:2 | ") == 7u);
   BOOST_TEST(o.error ==
              "syntax@15: trailing comma before ']'; unexpected_end@26: "
              "unexpected end of input in object; ");
+}
+
+BOOST_AUTO_TEST_CASE(unclosed_roots_never_read_past_the_line) {
+  // Found by fuzz_json: a lone "[" as the last line once walked off the
+  // end of simdjson's index.
+  BOOST_TEST(read_both("z[421\n[", jbx::JsonMode::lines).error ==
+             "syntax@0: expected a value, found 'z'; unexpected_end@7: "
+             "unexpected end of input in array; ");
+  BOOST_TEST(read_both("[[1]\n]\n{\"a\":{}\n}", jbx::JsonMode::lines).error ==
+             "unexpected_end@4: unexpected end of input in array; syntax@5: "
+             "expected a value, found ']'; unexpected_end@14: unexpected end "
+             "of input in object; syntax@15: expected a value, found '}'; ");
+  BOOST_TEST(read_both("[[1] ]]").error ==
+             "syntax@6: unexpected content after the document, found ']'");
 }
 
 BOOST_AUTO_TEST_CASE(json_lines_error_line_is_kept) {

@@ -84,57 +84,14 @@ class Walker {
         od::array a;
         err = v.get_array().get(a);
         if (err) return err;
-        emitted = true;
-        const Flow f = h_.begin_array();
-        if (f == Flow::stop) {
-          stopped = true;
-          return kStopped;
-        }
-        for (auto elem : a) {
-          od::value ev;
-          err = std::move(elem).get(ev);
-          if (err) return err;
-          if (f == Flow::skip) continue;
-          err = value(ev, depth + 1);
-          if (err) return err;
-        }
-        if (f == Flow::visit) h_.end_array();
-        return simdjson::SUCCESS;
+        return array(a, depth);
       }
       case od::json_type::object: {
         if (depth >= max_depth_) return simdjson::DEPTH_ERROR;
         od::object o;
         err = v.get_object().get(o);
         if (err) return err;
-        emitted = true;
-        const Flow f = h_.begin_object();
-        if (f == Flow::stop) {
-          stopped = true;
-          return kStopped;
-        }
-        for (auto field : o) {
-          od::field fl;
-          err = std::move(field).get(fl);
-          if (err) return err;
-          // Keys without escapes are passed straight from the input (stage
-          // 1 has validated their UTF-8 and control characters).
-          std::string_view k = plain_key(fl.key().raw());
-          if (k.data() == nullptr) {
-            err = fl.unescaped_key().get(k);
-            if (err) return err;
-          }
-          if (f == Flow::skip) continue;
-          const Flow kf = h_.key(k);
-          if (kf == Flow::stop) {
-            stopped = true;
-            return kStopped;
-          }
-          if (kf == Flow::skip) continue;
-          err = value(fl.value(), depth + 1);
-          if (err) return err;
-        }
-        if (f == Flow::visit) h_.end_object();
-        return simdjson::SUCCESS;
+        return object(o, depth);
       }
       case od::json_type::number: {
         std::string_view raw = v.raw_json_token();
@@ -178,6 +135,57 @@ class Walker {
     return simdjson::TAPE_ERROR;
   }
 
+  simdjson::error_code array(od::array& a, std::uint32_t depth) {
+    emitted = true;
+    const Flow f = h_.begin_array();
+    if (f == Flow::stop) {
+      stopped = true;
+      return kStopped;
+    }
+    for (auto elem : a) {
+      od::value ev;
+      auto err = std::move(elem).get(ev);
+      if (err) return err;
+      if (f == Flow::skip) continue;
+      err = value(ev, depth + 1);
+      if (err) return err;
+    }
+    if (f == Flow::visit) h_.end_array();
+    return simdjson::SUCCESS;
+  }
+
+  simdjson::error_code object(od::object& o, std::uint32_t depth) {
+    emitted = true;
+    const Flow f = h_.begin_object();
+    if (f == Flow::stop) {
+      stopped = true;
+      return kStopped;
+    }
+    for (auto field : o) {
+      od::field fl;
+      auto err = std::move(field).get(fl);
+      if (err) return err;
+      // Keys without escapes are passed straight from the input (stage 1
+      // has validated their UTF-8 and control characters).
+      std::string_view k = plain_key(fl.key().raw());
+      if (k.data() == nullptr) {
+        err = fl.unescaped_key().get(k);
+        if (err) return err;
+      }
+      if (f == Flow::skip) continue;
+      const Flow kf = h_.key(k);
+      if (kf == Flow::stop) {
+        stopped = true;
+        return kStopped;
+      }
+      if (kf == Flow::skip) continue;
+      err = value(fl.value(), depth + 1);
+      if (err) return err;
+    }
+    if (f == Flow::visit) h_.end_object();
+    return simdjson::SUCCESS;
+  }
+
  private:
   H& h_;
   std::uint32_t max_depth_;
@@ -196,11 +204,21 @@ SimdResult run_simd(od::parser& parser, const char* p, std::size_t len,
   od::document doc;
   auto err = parser.iterate(p, len, capacity).get(doc);
   if (err) return fail(err);
-  od::value root;
-  err = doc.get_value().get(root);
-  if (err) return fail(err);
+  // The document-level accessors check that the root is closed where the
+  // input ends; value-level ones would walk off the end of a truncated
+  // document.
   Walker<H> w(h, max_depth);
-  err = w.value(root, 0);
+  if (p[0] == '[') {
+    od::array a;
+    err = doc.get_array().get(a);
+    if (err) return fail(err);
+    err = w.array(a, 0);
+  } else {
+    od::object o;
+    err = doc.get_object().get(o);
+    if (err) return fail(err);
+    err = w.object(o, 0);
+  }
   r.emitted = w.emitted;
   r.stopped = w.stopped;
   if (r.stopped) return r;

@@ -13,9 +13,9 @@ std::unique_ptr<SimdEngine> make(std::uint32_t max_depth) {
 std::unique_ptr<SimdEngine> make_simd_engine(std::uint32_t max_depth) {
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  // Every CPU with AVX2 and BMI2 also has LZCNT (which clang cannot test).
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul") &&
-      __builtin_cpu_supports("lzcnt")) {
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul")) {
     if (auto e = simd_haswell::make(max_depth)) return e;
   }
 #endif
