@@ -132,6 +132,42 @@ BOOST_AUTO_TEST_CASE(truncation_at_every_offset_is_a_clean_error) {
   }
 }
 
+// The bytes of a file under the shared folder.
+std::string shared_file(const std::string& rel) {
+  const std::string path = std::string(JBX_SHARED_DIR) + "/" + rel;
+  auto src = Source::open(path);
+  return std::string(src->whole());
+}
+
+BOOST_AUTO_TEST_CASE(truncating_real_documents_anywhere_is_a_clean_error) {
+  // nlohmann/json's encodings of the json.org examples and JSON_checker's
+  // pass1 (every MessagePack type family but bin and ext), cut after each
+  // byte: the error is unexpected_end at the cut, never a crash.
+  for (const char* rel :
+       {"json.org/1.json.msgpack", "json.org/2.json.msgpack",
+        "json.org/3.json.msgpack", "json.org/4.json.msgpack",
+        "json.org/5.json.msgpack", "json_tests/pass1.json.msgpack"}) {
+    const std::string doc =
+        shared_file(std::string("conformance/nlohmann-test-data/") + rel);
+    BOOST_TEST_CONTEXT(rel) {
+      BOOST_TEST_REQUIRE(doc.size() > 100u);
+      BOOST_TEST(read_error(doc) == "no error");
+      for (std::size_t n = 1; n < doc.size(); ++n) {
+        const std::string cut = doc.substr(0, n);
+        try {
+          read_all(cut);
+          BOOST_FAIL("no error for a prefix of " << n << " bytes");
+        } catch (const Error& e) {
+          BOOST_REQUIRE(static_cast<int>(e.code) ==
+                        static_cast<int>(Errc::unexpected_end));
+          BOOST_REQUIRE(e.offset.value_or(0) == n);
+          BOOST_REQUIRE(e.binary);
+        }
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(truncation_messages_name_what_was_cut) {
   BOOST_TEST(read_error(hex("ca 3f 80")) ==
              "unexpected_end@3: unexpected end of input in float32");
@@ -174,6 +210,16 @@ BOOST_AUTO_TEST_CASE(deep_nesting_is_an_error_not_a_crash) {
   BOOST_TEST(read_error(hex("91 81 a1 61 91 91 c0"), o) ==
              "depth_limit@5 /0/a/0: nesting deeper than 3 levels");
   BOOST_TEST(read_all(hex("91 81 a1 61 91 c0"), o) == "[{\"a\":[null]}];");
+}
+
+BOOST_AUTO_TEST_CASE(deep_nesting_of_maps_is_an_error_not_a_crash) {
+  // {"a":{"a":{...}}} 100000 levels deep.
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += hex("81 a1 61");
+  deep += hex("c0");
+  const std::string e = read_error(deep);
+  BOOST_TEST(e.starts_with("depth_limit@3072 /a/a/a/"));
+  BOOST_TEST(e.ends_with(": nesting deeper than 1024 levels"));
 }
 
 BOOST_AUTO_TEST_CASE(deeply_nested_keys_are_bounded) {
