@@ -41,12 +41,25 @@ bool iequals_prefix(std::string_view text, std::string_view word) {
   return true;
 }
 
+// Hand-written digits: dates are formatted once per value on hot paths.
+void put_digits(std::string& out, std::uint64_t v, int width) {
+  char buf[24];
+  int n = 0;
+  do {
+    buf[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  for (int i = n; i < width; ++i) out.push_back('0');
+  while (n > 0) out.push_back(buf[--n]);
+}
+
 void pad(std::string& out, std::int64_t v, int width) {
   if (v < 0) {
     out.push_back('-');
-    v = -v;
+    put_digits(out, 0 - static_cast<std::uint64_t>(v), width);
+  } else {
+    put_digits(out, static_cast<std::uint64_t>(v), width);
   }
-  fmt::format_to(std::back_inserter(out), "{:0{}}", v, width);
 }
 
 std::uint32_t read_be32(const unsigned char* p) {
@@ -68,15 +81,15 @@ void append_offset(std::string& out, std::int32_t off, bool colon,
   }
   out.push_back(off < 0 ? '-' : '+');
   std::int32_t a = off < 0 ? -off : off;
-  int h = a / 3600, m = (a / 60) % 60, s = a % 60;
-  fmt::format_to(std::back_inserter(out), "{:02}", h);
+  const int h = a / 3600, m = (a / 60) % 60, s = a % 60;
+  pad(out, h, 2);
   if (minutes_always || m != 0 || s != 0) {
     if (colon) out.push_back(':');
-    fmt::format_to(std::back_inserter(out), "{:02}", m);
+    pad(out, m, 2);
   }
   if (s != 0) {
     if (colon) out.push_back(':');
-    fmt::format_to(std::back_inserter(out), "{:02}", s);
+    pad(out, s, 2);
   }
 }
 
@@ -534,24 +547,28 @@ Fields fields_in_zone(std::int64_t t, std::uint32_t nanos,
 }
 
 void format_iso_date(const Fields& f, std::string& out) {
-  if (f.year > 9999) {
-    fmt::format_to(std::back_inserter(out), "+{}", f.year);
-  } else {
-    pad(out, f.year, 4);
-  }
-  fmt::format_to(std::back_inserter(out), "-{:02}-{:02}", f.month, f.day);
+  if (f.year > 9999) out.push_back('+');
+  pad(out, f.year, 4);
+  out.push_back('-');
+  pad(out, f.month, 2);
+  out.push_back('-');
+  pad(out, f.day, 2);
 }
 
 void format_iso_time(const Fields& f, std::string& out) {
-  fmt::format_to(std::back_inserter(out), "{:02}:{:02}:{:02}", f.hour, f.minute,
-                 f.second);
+  pad(out, f.hour, 2);
+  out.push_back(':');
+  pad(out, f.minute, 2);
+  out.push_back(':');
+  pad(out, f.second, 2);
   if (f.nanos == 0) return;
+  out.push_back('.');
   if (f.nanos % 1000000 == 0) {
-    fmt::format_to(std::back_inserter(out), ".{:03}", f.nanos / 1000000);
+    pad(out, f.nanos / 1000000, 3);
   } else if (f.nanos % 1000 == 0) {
-    fmt::format_to(std::back_inserter(out), ".{:06}", f.nanos / 1000);
+    pad(out, f.nanos / 1000, 6);
   } else {
-    fmt::format_to(std::back_inserter(out), ".{:09}", f.nanos);
+    pad(out, f.nanos, 9);
   }
 }
 
@@ -841,7 +858,8 @@ void DatePattern::format(const Fields& f, std::string& out) const {
         num(f.second, it.count);
         break;
       case 'S': {
-        const std::string nine = fmt::format("{:09}", f.nanos);
+        std::string nine;
+        pad(nine, f.nanos, 9);
         out.append(nine, 0, static_cast<std::size_t>(it.count));
         break;
       }

@@ -92,29 +92,40 @@ constexpr std::size_t kMaxKnown = 1 << 16;
 Flow RenameKeys::begin_object() {
   const Flow f = next_.begin_object();
   if (f != Flow::visit) return f;
-  if (members_.size() <= depth_) members_.emplace_back();
+  if (members_.size() <= depth_) {
+    members_.emplace_back();
+    previous_.emplace_back();
+  }
   members_[depth_++].clear();
   return f;
 }
 
 Flow RenameKeys::key(std::string_view name) {
-  auto it = known_.find(name);
-  if (it == known_.end()) {
-    buf_.clear();
-    rename_key(name, style_, buf_);
-    const auto [t, fresh] = targets_.try_emplace(buf_);
-    it = known_.emplace(std::string(name), Known{&t->first, &t->second}).first;
-    if (fresh) {
-      t->second.first = &it->first;
-    } else {
-      t->second.ambiguous = true;  // name is new, so it differs from first
-    }
-  }
   std::vector<const KnownMap::value_type*>& members = members_[depth_ - 1];
-  const Known& k = it->second;
+  const std::vector<const KnownMap::value_type*>& prev = previous_[depth_ - 1];
+  const KnownMap::value_type* entry = nullptr;
+  if (members.size() < prev.size() && prev[members.size()]->first == name) {
+    entry = prev[members.size()];
+  } else {
+    auto it = known_.find(name);
+    if (it == known_.end()) {
+      buf_.clear();
+      rename_key(name, style_, buf_);
+      const auto [t, fresh] = targets_.try_emplace(buf_);
+      it =
+          known_.emplace(std::string(name), Known{&t->first, &t->second}).first;
+      if (fresh) {
+        t->second.first = &it->first;
+      } else {
+        t->second.ambiguous = true;  // name is new: it differs from first
+      }
+    }
+    entry = &*it;
+  }
+  const Known& k = entry->second;
   if (k.target->ambiguous) {
     for (const KnownMap::value_type* m : members) {
-      if (m->second.target == k.target && m != &*it) {
+      if (m->second.target == k.target && m != entry) {
         throw Error(Errc::unsupported,
                     fmt::format("--key-case={}: keys \"{}\" and \"{}\" both "
                                 "become \"{}\"",
@@ -122,18 +133,20 @@ Flow RenameKeys::key(std::string_view name) {
       }
     }
   }
-  members.push_back(&*it);
+  members.push_back(entry);
   return next_.key(*k.renamed);
 }
 
 void RenameKeys::end_object() {
   --depth_;
+  previous_[depth_].swap(members_[depth_]);
   next_.end_object();
 }
 
 void RenameKeys::end_document() {
   depth_ = 0;
   if (known_.size() > kMaxKnown) {
+    for (auto& p : previous_) p.clear();
     known_.clear();
     targets_.clear();
   }

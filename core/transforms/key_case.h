@@ -73,6 +73,10 @@ class RenameKeys final : public ForwardingHandler {
   KnownMap known_;
   // The members of each open object so far (reused between objects).
   std::vector<std::vector<const KnownMap::value_type*>> members_;
+  // The members of the last closed object at each depth: records repeat
+  // their keys in the same order, so most names are found here without
+  // hashing.
+  std::vector<std::vector<const KnownMap::value_type*>> previous_;
   std::size_t depth_ = 0;
 };
 

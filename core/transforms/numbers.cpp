@@ -13,13 +13,17 @@ namespace {
 constexpr std::int64_t kMaxPlainDigits = 10000;
 
 bool is_integer_text(std::string_view t) {
-  return t.find_first_of(".eE") == std::string_view::npos;
+  for (const char c : t) {
+    if (c == '.' || c == 'e' || c == 'E') return false;
+  }
+  return true;
 }
 
 }  // namespace
 
 bool is_unsafe_integer_text(std::string_view t) {
-  if (!is_integer_text(t)) return false;
+  // Up to fifteen characters spell at most 15 digits: below 2^53.
+  if (t.size() < 16 || !is_integer_text(t)) return false;
   if (!t.empty() && t[0] == '-') t.remove_prefix(1);
   constexpr std::string_view kMax = "9007199254740991";
   if (t.size() != kMax.size()) return t.size() > kMax.size();
@@ -125,11 +129,16 @@ void NumberStyle::double_value(double v) {
 }
 
 void NumberStyle::number_text(std::string_view t) {
-  if (bigint_as_string_ && is_unsafe_integer_text(t)) {
-    next_.string_value(t);
+  const bool integer = is_integer_text(t);
+  if (integer) {
+    if (bigint_as_string_ && is_unsafe_integer_text(t)) {
+      next_.string_value(t);
+    } else {
+      next_.number_text(t);
+    }
     return;
   }
-  if (decimals_ == DecimalStyle::keep || is_integer_text(t)) {
+  if (decimals_ == DecimalStyle::keep) {
     next_.number_text(t);
     return;
   }
