@@ -520,6 +520,12 @@ constexpr Example kQueryExamples[] = {
     {"Filter, and write strings without quotes.",
      "jbx query -r '$[?@.price < 10].title'",
      R"([{"title":"A","price":8},{"title":"B","price":12}])", "A\n"},
+    {"Where the matches are: normalized paths, or JSON Pointers.",
+     "jbx query --paths '$..id'", R"({"id":1,"items":[{"id":2}]})",
+     "$['id']\n$['items'][0]['id']\n"},
+    {"Select by JSON Pointer; exit 1 when nothing is there.",
+     "jbx query -e --pointer /a~1b/0", R"({"a/b":[12345678901234567890]})",
+     "12345678901234567890\n"},
 };
 
 constexpr CommandSpec kCommands[] = {
@@ -543,8 +549,20 @@ constexpr CommandSpec kCommands[] = {
      "FILE", Completion::input, kConvertExamples, run_convert},
     {"query", kQuery, "Select values with RFC 9535 JSONPath",
      "[OPTIONS] EXPR [FILE...]",
-     "Runs the JSONPath query EXPR on each FILE (or standard input) and "
-     "writes every selected value, one per line.",
+     "Runs the RFC 9535 JSONPath query EXPR (or, with --pointer, an RFC 6901 "
+     "JSON Pointer) on each document of each FILE (or standard input), in "
+     "any input format; JSON Lines run the query per line. Every selected "
+     "value is written as a document of its own, compact on one line unless "
+     "--indent or --tab ask for pretty output, in the order RFC 9535 "
+     "defines; numbers and strings come out exactly as they went in. --wrap "
+     "collects them into one array, --paths and --pointers print locations, "
+     "--with-path prints {\"path\": ..., \"value\": ...} objects, -t "
+     "writes any output format. A query that does not parse is reported "
+     "with a caret under the offending character before any input is read. "
+     "Queries stream: what cannot match is skipped without being decoded, "
+     "and only the candidates of a filter are built in memory, holding just "
+     "the members the query reads; a query that starts with '..' or uses "
+     "'$' inside a filter builds the (pruned) whole document.",
      "EXPR FILE", Completion::input, kQueryExamples, run_query},
 };
 
