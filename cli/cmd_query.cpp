@@ -326,23 +326,33 @@ int run_query(const Args& args) {
       continue;
     }
     std::unique_ptr<Reader> reader;
-    try {
-      ReadOptions in_ro = ro;
-      const FormatSpec& in_format = input_format(*src, args);
-      if (&in_format == &kJsonLinesFormat) in_ro.lines = true;
-      reader = make_reader(*src, in_format, in_ro);
-      while (selector.active() && reader->read_document(selector)) {
+    // JSON Lines: a bad line is reported and the next line is read; in any
+    // other input an error ends that input.
+    bool lines = false;
+    for (bool more = true; more && selector.active();) {
+      try {
+        if (!reader) {
+          ReadOptions in_ro = ro;
+          const FormatSpec& in_format = input_format(*src, args);
+          if (&in_format == &kJsonLinesFormat) in_ro.lines = true;
+          lines = in_ro.lines;
+          reader = make_reader(*src, in_format, in_ro);
+        }
+        while (selector.active() && reader->read_document(selector)) {
+        }
+        more = false;
+      } catch (Error& e) {
+        if (!e.input.empty() && e.input != src->name()) throw;  // output
+        selector.end_document();
+        output.reset_features();
+        if (!settings.wrap) {
+          if (auto* jw = dynamic_cast<JsonWriter*>(writer.get())) jw->abandon();
+        }
+        sink.flush();
+        report_error(e, src.get(), reader.get());
+        any_error = true;
+        more = lines && reader != nullptr;
       }
-    } catch (Error& e) {
-      if (!e.input.empty() && e.input != src->name()) throw;  // output error
-      selector.end_document();
-      output.reset_features();
-      if (!settings.wrap) {
-        if (auto* jw = dynamic_cast<JsonWriter*>(writer.get())) jw->abandon();
-      }
-      sink.flush();
-      report_error(e, src.get(), reader.get());
-      any_error = true;
     }
   }
   if (settings.wrap) {

@@ -156,6 +156,15 @@ case("several_files", ["query", "$.v", "a.json", "b.json"],
 case("bad_input_goes_on", ["query", "$.v", "a.json", "bad.json", "b.json"],
      files={"a.json": '{"v":1}', "bad.json": '{"v":', "b.json": '{"v":2}'},
      stdout="1\n2\n", stderr=None, code=2)
+
+
+def names_line_2(d, out, err):
+    assert err.startswith(b"jbx: error: <stdin>:2:"), err
+
+
+case("json_lines_bad_line_goes_on", ["query", "-l", "$.a"],
+     stdin='{"a":1}\n{"a":\n{"a":3}\n', stdout="1\n3\n", stderr=None,
+     code=2, check=names_line_2)
 case("concatenated_documents", ["query", "$.a"], stdin='{"a":1} {"a":2}',
      stdout="1\n2\n")
 
