@@ -22,6 +22,11 @@ constexpr std::size_t kBlock = std::size_t{1} << 16;
 // independently of --max-depth.
 constexpr std::size_t kMaxKeyDepth = 64;
 
+// The JSON text of a non-string key is bounded too: a map used as a key
+// inside a map used as a key is escaped once per level, so its text can
+// double per level (a 427-byte input rendered hundreds of megabytes).
+constexpr std::size_t kMaxKeyText = std::size_t{1} << 20;
+
 std::uint16_t load16(const std::uint8_t* p) {
   std::uint16_t v;
   std::memcpy(&v, p, 2);
@@ -466,6 +471,7 @@ Flow MsgpackReader::read_key(Handler& out, Frame& f) {
     cur_ += 5;
   } else {
     f.key_text.clear();
+    key_start_ = value_start_;
     render_key(f.key_text, 0, true);
     if (keys_error_) {
       std::string shown = f.key_text;
@@ -571,10 +577,20 @@ void MsgpackReader::render_key(std::string& out, std::size_t depth, bool top) {
       render_key(inner, depth + 1, true);
       detail::append_json_string(out, inner);
       out += ':';
+      check_key_text(out);
     }
     render_key(out, depth + 1, false);
+    check_key_text(out);
   }
   out += is_map ? '}' : ']';
+}
+
+void MsgpackReader::check_key_text(const std::string& text) const {
+  if (text.size() > kMaxKeyText) {
+    fail(Errc::unsupported,
+         fmt::format("map key longer than {} bytes as JSON text", kMaxKeyText),
+         key_start_);
+  }
 }
 
 void MsgpackReader::skip_values(std::uint64_t count) {

@@ -41,7 +41,8 @@ class MsgpackReader final : public Reader {
   /// offset: unexpected_end (input ends inside a value; offset = input
   /// size), syntax (byte 0xc1, malformed timestamp), invalid_utf8 (offset of
   /// the bad byte), depth_limit, type_mismatch (non-string key with
-  /// keys_error). Errors thrown by `out` without an offset get the offset of
+  /// keys_error), unsupported (a map or array key whose JSON text would
+  /// pass 1 MiB). Errors thrown by `out` without an offset get the offset of
   /// the value being delivered and its JSON Pointer.
   bool read_document(Handler& out) override;
 
@@ -84,6 +85,7 @@ class MsgpackReader final : public Reader {
   std::string_view take_string(std::uint64_t len, const char* what);
   void skip_values(std::uint64_t count);
   void render_key(std::string& out, std::size_t depth, bool top);
+  void check_key_text(const std::string& text) const;
   std::string pointer() const;
 
   Source* stream_ = nullptr;  // null when the whole input is in memory
@@ -94,6 +96,7 @@ class MsgpackReader final : public Reader {
   std::uint64_t base_ = 0;
   std::uint64_t doc_start_ = 0;    // bytes before it may be discarded
   std::uint64_t value_start_ = 0;  // offset of the value being read
+  std::uint64_t key_start_ = 0;    // offset of the non-string key rendered
   bool eof_ = false;
   std::uint32_t max_depth_;
   bool keys_error_ = false;

@@ -229,6 +229,20 @@ BOOST_AUTO_TEST_CASE(deeply_nested_keys_are_bounded) {
              "depth_limit@65: nesting deeper than 64 levels");
 }
 
+BOOST_AUTO_TEST_CASE(keys_escaped_at_every_level_are_bounded) {
+  // {{{...{"\"": nil}...: nil}: nil}: nil}: each level escapes the text of
+  // the key below it again, so the text doubles per level; 40 levels would
+  // be terabytes. Found by fuzzing (a 427-byte input took seconds).
+  std::string key = hex("a1 22");
+  for (int i = 0; i < 40; ++i) key = "\x81" + key + "\xc0";
+  BOOST_TEST(read_error("\x81" + key + "\xc0") ==
+             "unsupported@1: map key longer than 1048576 bytes as JSON text");
+  std::string small = hex("a1 22");
+  for (int i = 0; i < 2; ++i) small = "\x81" + small + "\xc0";
+  BOOST_TEST(read_all("\x81" + small + "\x01") ==
+             R"({"{"{\"\\\"\":null}":null}":1};)");
+}
+
 BOOST_AUTO_TEST_CASE(invalid_utf8_is_reported_at_the_bad_byte) {
   BOOST_TEST(read_error(hex("a3 61 ff 62")) ==
              "invalid_utf8@2: invalid UTF-8 in string");
