@@ -4,12 +4,20 @@
 // Not a general arbitrary-precision library.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 
 namespace jbx::cbor::detail {
+
+/// The longest bignum jbx converts: 4096 significant bytes (32768 bits)
+/// read, 9864 decimal digits written (every such number fits 4096 bytes).
+/// The conversions are quadratic, so an unbounded length would let a
+/// 1 MB input cost minutes; this bound keeps each under milliseconds.
+inline constexpr std::size_t kMaxBignumBytes = 4096;
+inline constexpr std::size_t kMaxBignumDigits = 9864;
 
 /// Decimal digits of the unsigned big-endian integer `bytes` ("0" when
 /// empty or all zero). Never throws except std::bad_alloc.

@@ -583,7 +583,18 @@ class Decoder {
     const std::size_t off = pos();
     if ((*p_ >> 5) != 2) bad_content(tag, "a byte string", off);
     const Head b = head();
-    std::string digits = cbor::detail::bytes_to_decimal(bytes(b));
+    auto magnitude = bytes(b);
+    while (!magnitude.empty() && magnitude.front() == 0) {
+      magnitude = magnitude.subspan(1);
+    }
+    if (magnitude.size() > cbor::detail::kMaxBignumBytes) {
+      fail(Errc::unsupported,
+           "bignum of " + std::to_string(magnitude.size()) +
+               " bytes is longer than " +
+               std::to_string(cbor::detail::kMaxBignumBytes) + " bytes",
+           off);
+    }
+    std::string digits = cbor::detail::bytes_to_decimal(magnitude);
     if (tag == 3) return "-" + cbor::detail::decimal_increment(digits);
     return digits;
   }

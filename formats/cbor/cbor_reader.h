@@ -27,7 +27,7 @@ class CborReader final : public Reader {
   /// and tags nested deeper than ReadOptions::max_depth), type_mismatch (a
   /// date or number tag around the wrong content; a non-text map key with
   /// ReadOptions::keys_error) or unsupported (a bigfloat exponent beyond
-  /// +-16384).
+  /// +-16384, a bignum longer than cbor::detail::kMaxBignumBytes).
   bool read_document(Handler& out) override;
 
   /// Byte offset of the next document.

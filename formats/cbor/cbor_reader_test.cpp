@@ -289,6 +289,21 @@ BOOST_AUTO_TEST_CASE(rejects_lengths_beyond_the_input_without_allocating) {
              "exceeds the input (1 bytes left)");
 }
 
+BOOST_AUTO_TEST_CASE(refuses_bignums_beyond_4096_bytes) {
+  // 2^32768 - 1: 4096 bytes of ff (after a leading zero, which does not
+  // count), 9865 digits.
+  const std::string most =
+      read_all(unhex("c2 591001 00") + std::string(4096, '\xff'));
+  BOOST_TEST(most.size() == 2 + 9865 + 2);
+  BOOST_TEST(most.substr(0, 8) == "n:141546");
+  BOOST_TEST(read_error(unhex("c3 591001 01") + std::string(4096, '\0')) ==
+             "unsupported@1: bignum of 4097 bytes is longer than 4096 bytes");
+  // Indefinite-length: the joined chunks count.
+  BOOST_TEST(read_error(unhex("82 00 c2 5f 591000") +
+                        std::string(4096, '\x01') + unhex("41 01 ff")) ==
+             "unsupported@3: bignum of 4097 bytes is longer than 4096 bytes");
+}
+
 BOOST_AUTO_TEST_CASE(rejects_deep_nesting) {
   BOOST_TEST(read_error(deep(100000, '\x81', '\x00')) ==
              "depth_limit@1024: nesting deeper than 1024 levels");

@@ -256,6 +256,12 @@ void CborWriter::float_value(double v) {
 // Integers: major type 0/1 within 64 bits, else a tag 2/3 bignum.
 void CborWriter::integer_text(bool negative, std::string_view digits) {
   digits = strip_zeros(digits);
+  if (digits.size() > cbor::detail::kMaxBignumDigits) {
+    throw Error(Errc::unsupported,
+                "number of " + std::to_string(digits.size()) +
+                    " digits is too long for a CBOR bignum (at most " +
+                    std::to_string(cbor::detail::kMaxBignumDigits) + ")");
+  }
   static constexpr std::string_view kMax = "18446744073709551615";
   if (!negative || digits == "0") {
     if (cbor::detail::decimal_compare(digits, kMax) <= 0) {

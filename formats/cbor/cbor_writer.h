@@ -36,7 +36,8 @@ class CborWriter final : public Writer {
   void double_value(double v) override;
   /// Throws Error(lossy) for a decimal beyond the float64 range without
   /// WriteOptions::exact_decimals, Error(unsupported) for an exponent
-  /// beyond int64 with it.
+  /// beyond int64 with it, or for an integer or decimal mantissa of more
+  /// than cbor::detail::kMaxBignumDigits digits.
   void number_text(std::string_view text) override;
   void string_value(std::string_view utf8) override;
   void bytes_value(std::span<const std::uint8_t> bytes) override;

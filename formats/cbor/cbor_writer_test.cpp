@@ -89,6 +89,21 @@ BOOST_AUTO_TEST_CASE(writes_integer_text_natively_or_as_bignums) {
              "c25101" + std::string(32, '0'));
 }
 
+BOOST_AUTO_TEST_CASE(refuses_integers_beyond_the_bignum_limit) {
+  // 10^9864 - 1 needs 32767 bits: the longest accepted spelling.
+  const std::string most(9864, '9');
+  BOOST_TEST(number(most).substr(0, 8) == "c2591000");
+  BOOST_TEST(number("-" + most).substr(0, 8) == "c3591000");
+  BOOST_TEST(number_error(std::string(9865, '1')) ==
+             "unsupported: number of 9865 digits is too long for a CBOR "
+             "bignum (at most 9864)");
+  // Leading zeros do not count; an exact decimal's mantissa does.
+  BOOST_TEST(number_error("000" + most) == "no error");
+  BOOST_TEST(number_error("1." + most, exact()) ==
+             "unsupported: number of 9865 digits is too long for a CBOR "
+             "bignum (at most 9864)");
+}
+
 BOOST_AUTO_TEST_CASE(writes_decimals_as_float64_by_default) {
   BOOST_TEST(number("1.5") == "fb3ff8000000000000");
   BOOST_TEST(number("1.1") == "fb3ff199999999999a");

@@ -164,6 +164,17 @@ case("map_claiming_a_terabyte", ["validate", "t.cbor"],
 case("deep_nesting", ["convert", "-c", "-f", "cbor"],
      stdin=b"\x81" * 100000 + b"\x00", code=2, stdout=None,
      stderr="jbx: error: <stdin>@1024: nesting deeper than 1024 levels\n")
+# Bignum conversions are quadratic: a 100 kB bignum is refused at once
+# instead of costing seconds (4096 bytes, 9864 digits are the bounds).
+case("bignum_longer_than_4096_bytes", ["convert", "-c", "b.cbor"],
+     files={"b.cbor": h("c2 5a000186a0") + b"\x01" * 100000}, code=2,
+     stdout="",
+     stderr="jbx: error: b.cbor@1: bignum of 100000 bytes is longer than "
+            "4096 bytes\n")
+case("integer_longer_than_9864_digits", ["convert", "-t", "cbor"],
+     stdin="1" * 9865, code=2, stdout="",
+     stderr="jbx: error: <stdin>: number of 9865 digits is too long for a "
+            "CBOR bignum (at most 9864)\n")
 case("deep_nesting_of_tags", ["convert", "-c", "-f", "cbor"],
      stdin=b"\xc6" * 100000 + b"\x00", code=2, stdout="",
      stderr="jbx: error: <stdin>@1024: nesting deeper than 1024 levels\n")
