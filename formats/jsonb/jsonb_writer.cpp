@@ -18,6 +18,10 @@ namespace {
 // An array header is reserved at its largest (0xa4 + 5-byte INT) and the
 // unused bytes are cut out when the document is written.
 constexpr std::size_t kHeaderMax = 6;
+// Arrays with at most this many bytes of elements are closed up at once
+// (a short move); larger ones leave their unused header bytes as a gap that
+// end_document skips.
+constexpr std::size_t kSmallArray = 256;
 
 struct Civil {
   std::int64_t year;
@@ -345,7 +349,7 @@ void JsonbWriter::number_text(std::string_view text) {
 
 Flow JsonbWriter::begin_object() {
   value_start();
-  stack_.push_back({0, 0, false});
+  stack_.push_back({0, 0, false, 0});
   put(0xa6);
   return Flow::visit;
 }
@@ -362,7 +366,8 @@ void JsonbWriter::end_object() {
 
 Flow JsonbWriter::begin_array() {
   value_start();
-  stack_.push_back({buf_.size(), 0, true});
+  stack_.push_back({buf_.size(), 0, true, gaps_.size()});
+  gaps_.emplace_back(0, 0);
   buf_.append(kHeaderMax, '\0');
   return Flow::visit;
 }
@@ -386,9 +391,19 @@ void JsonbWriter::end_array() {
     put_int32(static_cast<std::int32_t>(f.count));
   }
   const std::size_t len = buf_.size() - end;
-  std::memcpy(buf_.data() + f.header, buf_.data() + end, len);
+  char* const base = buf_.data();
+  std::memcpy(base + f.header, base + end, len);
+  const std::size_t body = end - (f.header + kHeaderMax);
+  if (body <= kSmallArray) {
+    // Small: close the gap now (arrays inside it are small too, so none of
+    // them left a gap of its own).
+    std::memmove(base + f.header + len, base + f.header + kHeaderMax, body);
+    buf_.resize(f.header + len + body);
+    gaps_.resize(f.gap);
+    return;
+  }
   buf_.resize(end);
-  if (len < kHeaderMax) gaps_.emplace_back(f.header + len, kHeaderMax - len);
+  gaps_[f.gap] = {f.header + len, kHeaderMax - len};
 }
 
 void JsonbWriter::null_value() {
@@ -555,9 +570,9 @@ void JsonbWriter::annotation(const Annotation& a) {
 }
 
 void JsonbWriter::end_document() {
-  std::sort(gaps_.begin(), gaps_.end());
   std::size_t from = 0;
   for (const auto& [at, len] : gaps_) {
+    if (len == 0) continue;
     out_.write(std::string_view(buf_).substr(from, at - from));
     from = at + len;
   }

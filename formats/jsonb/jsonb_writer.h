@@ -61,6 +61,7 @@ class JsonbWriter final : public Writer {
     std::size_t header;   // offset of the reserved array header
     std::uint64_t count;  // elements so far
     bool array;
+    std::size_t gap;  // index of this array's slot in gaps_
   };
   void value_start();
   void put(std::uint8_t b) { buf_.push_back(static_cast<char>(b)); }
@@ -78,7 +79,9 @@ class JsonbWriter final : public Writer {
   WriteOptions opt_;
   std::string buf_;  // the document being written
   std::vector<Frame> stack_;
-  std::vector<std::pair<std::size_t, std::size_t>> gaps_;  // unused header
+  // Unused header bytes (offset, length) of large arrays, in document
+  // order: one slot per array, taken when it begins; length 0 when unused.
+  std::vector<std::pair<std::size_t, std::size_t>> gaps_;
   std::unordered_map<std::string, std::int32_t> type_ids_;
   std::string scratch_;
   bool annotated_ = false;  // a type name was written for the next value

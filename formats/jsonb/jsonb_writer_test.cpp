@@ -175,6 +175,18 @@ BOOST_AUTO_TEST_CASE(array_counts_are_exact_however_nested) {
              "96a410" + std::string(32, '0') + "a410" + std::string(32, '0'));
   BOOST_TEST(from_json(R"({"a":[{"b":[1]}],"c":{}})") ==
              "a64a6195a64a629501a54a63a6a5a5");
+  // Large arrays (more than 256 bytes of elements) inside and beside small
+  // ones, at several depths.
+  std::string big = "[";
+  for (int i = 0; i < 300; ++i) big += (i ? "," : "") + std::to_string(i * 7);
+  big += "]";
+  const std::string doc = "[[1,[2]]," + big + ",[" + big + ",[3]," + big +
+                          "],[[4]],{\"k\":" + big + "}]";
+  const Value v = parse_json(doc);
+  std::string why;
+  BOOST_TEST(same_tree(decode_one(encode(v)), v, why), why);
+  const std::string bytes = encode(v);
+  BOOST_TEST(hex(bytes).substr(0, 16) == "9996019502a4392c");
 }
 
 BOOST_AUTO_TEST_CASE(documents_are_written_back_to_back) {
