@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <string_view>
+#include <type_traits>
 
 #include "formats/json/json_simd.h"
 #include "formats/json/json_writer.h"
@@ -107,7 +108,11 @@ class Walker {
         while (!raw.empty() && is_ws(raw.back())) raw.remove_suffix(1);
         if (raw.size() >= 2 &&
             std::memchr(raw.data(), '\\', raw.size()) == nullptr) {
-          h_.string_value(raw.substr(1, raw.size() - 2));
+          if constexpr (std::is_same_v<H, JsonWriter>) {
+            h_.plain_string(raw.substr(1, raw.size() - 2));
+          } else {
+            h_.string_value(raw.substr(1, raw.size() - 2));
+          }
           return simdjson::SUCCESS;
         }
         std::string_view s;
@@ -168,12 +173,18 @@ class Walker {
       // Keys without escapes are passed straight from the input (stage 1
       // has validated their UTF-8 and control characters).
       std::string_view k = plain_key(fl.key().raw());
-      if (k.data() == nullptr) {
+      const bool plain = k.data() != nullptr;
+      if (!plain) {
         err = fl.unescaped_key().get(k);
         if (err) return err;
       }
       if (f == Flow::skip) continue;
-      const Flow kf = h_.key(k);
+      Flow kf = Flow::visit;
+      if constexpr (std::is_same_v<H, JsonWriter>) {
+        kf = plain ? h_.plain_key(k) : h_.key(k);
+      } else {
+        kf = h_.key(k);
+      }
       if (kf == Flow::stop) {
         stopped = true;
         return kStopped;

@@ -353,6 +353,42 @@ void JsonWriter::string_value(std::string_view utf8) {
   after_value();
 }
 
+void JsonWriter::copy_string(std::string_view s, const char* color) {
+  if (color != nullptr) out_.write(color);
+  char* p = out_.reserve(s.size() + 2);
+  *p++ = '"';
+  std::memcpy(p, s.data(), s.size());
+  p += s.size();
+  *p++ = '"';
+  out_.commit(p);
+  if (color != nullptr) out_.write(kReset);
+}
+
+void JsonWriter::plain_string(std::string_view utf8) {
+  if (opt_.ascii || utf8.size() > 65536) {
+    string_value(utf8);
+    return;
+  }
+  before_value();
+  copy_string(utf8, opt_.color ? kStringColor.data() : nullptr);
+  after_value();
+}
+
+Flow JsonWriter::plain_key(std::string_view name) {
+  if (opt_.ascii || name.size() > 65536) return key(name);
+  separator();
+  copy_string(name, opt_.color ? kKeyColor.data() : nullptr);
+  if (opt_.color) {
+    out_.write(kContainerColor);
+    out_.put(':');
+    out_.write(kReset);
+  } else {
+    out_.put(':');
+  }
+  if (pretty_) out_.put(' ');
+  return Flow::visit;
+}
+
 void JsonWriter::write_string(std::string_view s, const char* color) {
   if (color != nullptr) out_.write(color);
   const bool ascii = opt_.ascii;

@@ -36,6 +36,12 @@ class JsonWriter final : public Writer {
   /// Writes `text` verbatim: it is valid RFC 8259 number syntax.
   void number_text(std::string_view text) override;
   void string_value(std::string_view utf8) override;
+  /// string_value() for text known to need no escaping (no '"', '\\' or
+  /// control character: the reader checked), copied without a scan unless
+  /// --ascii needs one.
+  void plain_string(std::string_view utf8);
+  /// key() for a name known to need no escaping, like plain_string().
+  Flow plain_key(std::string_view name);
   void bytes_value(std::span<const std::uint8_t> bytes) override;
   void timestamp_value(const Timestamp& t) override;
   void annotation(const Annotation& a) override;
@@ -65,7 +71,7 @@ class JsonWriter final : public Writer {
   void open_container(char c, bool object);
   void close_container(char c);
   void write_string(std::string_view s, const char* color);
-  void write_raw_string(std::string_view s);
+  void copy_string(std::string_view s, const char* color);
   void open_wrappers(bool next_is_object);
   void scalar_color(const char* color);
   void end_color();
