@@ -199,6 +199,7 @@ FeatureSettings settings_from(const Args& args) {
   }
   if (const auto f = args.value("date-format")) {
     s.date_format = date_format_flag("date-format", *f, zone);
+    s.date_format->tzdir = tzdir;
   }
   if (args.has("date-fields")) {
     tf::DateFieldOptions o;
@@ -245,6 +246,7 @@ FeatureSettings settings_from(const Args& args) {
   s.dates_in_json = s.date_format || s.date_fields || args.has("timezone");
   s.json_dates = s.date_format ? *s.date_format
                                : date_format_flag("timezone", "iso8601", zone);
+  s.json_dates.tzdir = tzdir;
 
   if (const auto k = args.value("key-case")) {
     s.key_case = key_case_named(*k);

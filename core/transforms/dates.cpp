@@ -38,8 +38,33 @@ DateFormat DateFormat::parse(std::string_view text, dt::TimeZone zone) {
   return f;
 }
 
+const dt::TimeZone& FormatDates::zone_named(std::string_view name) {
+  for (const auto& [n, z] : zones_) {
+    if (n == name) return z;
+  }
+  try {
+    zones_.emplace_back(std::string(name), dt::TimeZone::named(name, f_.tzdir));
+  } catch (const Error& e) {
+    throw Error(Errc::unsupported,
+                fmt::format("a date in time zone '{}': {}", name, e.message));
+  }
+  return zones_.back().second;
+}
+
 void FormatDates::timestamp_value(const Timestamp& t) {
   using K = Timestamp::Kind;
+  if (t.kind == K::local_date_time && !t.zone.empty()) {
+    // A wall-clock time in a named zone: the instant it denotes.
+    const dt::TimeZone& z = zone_named(t.zone);
+    Timestamp u = t;
+    u.kind = K::instant;
+    u.seconds = z.resolve_local(t.seconds);
+    u.has_offset = true;
+    u.offset_seconds = z.at(u.seconds).offset;
+    u.zone = {};
+    timestamp_value(u);
+    return;
+  }
   const bool local = t.kind != K::instant;
   // The instant that epoch numbers and zone letters refer to.
   std::int64_t instant = t.seconds;

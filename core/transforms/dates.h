@@ -24,6 +24,9 @@ struct DateFormat {
   Kind kind = Kind::iso8601;
   datetime::DatePattern pattern;  // Kind::pattern
   datetime::TimeZone zone;        // default UTC
+  /// The tz database, for local date-times that name their zone (JSONB
+  /// ZonedDateTime): they are resolved there, then shown in `zone`.
+  std::string tzdir = "/usr/share/zoneinfo";
 
   /// "iso8601", "millis", "seconds" (also fastjson2's "unixtime"), else a
   /// pattern. Throws Error(usage) for a bad pattern.
@@ -34,7 +37,8 @@ struct DateFormat {
 /// integer (millis, seconds). Instants are shown in the format's zone;
 /// local date-times, dates and times keep their wall clock (millis and
 /// seconds resolve them in the zone; a local time counts from midnight).
-/// Throws Error(unsupported) when millis overflow 64 bits.
+/// Throws Error(unsupported) when millis overflow 64 bits or a date names
+/// a zone that is not in the tz database.
 class FormatDates final : public ForwardingHandler {
  public:
   FormatDates(Handler& next, DateFormat format)
@@ -42,8 +46,11 @@ class FormatDates final : public ForwardingHandler {
   void timestamp_value(const Timestamp& t) override;
 
  private:
+  const datetime::TimeZone& zone_named(std::string_view name);
+
   DateFormat f_;
   std::string buf_;
+  std::vector<std::pair<std::string, datetime::TimeZone>> zones_;  // cache
 };
 
 enum class EpochUnit : std::uint8_t { millis, seconds };

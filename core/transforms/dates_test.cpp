@@ -161,4 +161,21 @@ BOOST_AUTO_TEST_CASE(errors_name_path_and_character) {
       "{\"t\":\"soon\",\"u\":true,\"v\":null,\"w\":{\"x\":1}}\n");
 }
 
+BOOST_AUTO_TEST_CASE(zoned_local_date_times_resolve_in_their_zone) {
+  Timestamp t;
+  t.kind = Timestamp::Kind::local_date_time;
+  t.seconds = 19813 * 86400 + 2 * 3600 + 1800;  // 2024-03-31T02:30, a gap
+  t.zone = "Europe/Berlin";
+  BOOST_TEST(format(t, "iso8601") == "\"2024-03-31T01:30:00Z\"\n");
+  BOOST_TEST(format(t, "yyyy-MM-dd HH:mm z", "America/New_York") ==
+             "\"2024-03-30 21:30 EDT\"\n");
+  t.zone = "Mars/Base";
+  BOOST_CHECK_EXCEPTION(format(t, "iso8601"), jbx::Error,
+                        [](const jbx::Error& e) {
+                          return e.message ==
+                                 "a date in time zone 'Mars/Base': unknown "
+                                 "time zone 'Mars/Base'";
+                        });
+}
+
 BOOST_AUTO_TEST_SUITE_END()

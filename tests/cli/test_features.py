@@ -10,7 +10,7 @@ import cbor2
 import msgpack
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import case, run_all  # noqa: E402
+from harness import case, jbx_run, run_all  # noqa: E402
 
 # ---- nulls -------------------------------------------------------------------
 
@@ -254,6 +254,21 @@ case("date_fields_to_msgpack_native",
       "--timezone", "America/New_York"],
      stdin='["1969-12-31T23:59:59.5Z","2024-11-03T01:30:00"]',
      stdout="", check=msgpack_dates)
+
+
+def jsonb_round_trip(d, out, err):
+    code, back, err2 = jbx_run(["convert", "-c", "--timezone",
+                                "America/New_York", os.path.join(d, "o.jsonb")])
+    want = (b'{"t":"2024-03-30T21:30:00-04:00",'
+            b'"u":"1969-07-20T16:17:40.500-04:00"}\n')
+    assert code == 0 and back == want, f"{code} {back!r} {err2!r}"
+
+
+case("date_fields_to_jsonb_and_back",
+     ["convert", "-t", "jsonb", "-o", "o.jsonb", "--date-fields", "$.*",
+      "--timezone", "Europe/Berlin"],
+     stdin='{"t":"2024-03-31T02:30:00","u":"1969-07-20T20:17:40.5Z"}',
+     stdout="", check=jsonb_round_trip)
 
 # ---- key case -------------------------------------------------------------------
 
