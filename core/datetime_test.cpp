@@ -2,6 +2,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <fstream>
+#include <iterator>
+
 #include "core/error.h"
 
 namespace dt = jbx::datetime;
@@ -220,6 +223,34 @@ BOOST_AUTO_TEST_CASE(pattern_parse) {
   BOOST_TEST(compact.parse("19691231235959250", p, err, kTzdir));
   BOOST_TEST(p.local_seconds == -1);
   BOOST_TEST(p.nanos == 250000000u);
+}
+
+BOOST_AUTO_TEST_CASE(truncated_or_corrupt_tzif_is_an_error_not_a_crash) {
+  std::ifstream in(kTzdir + "/America/New_York", std::ios::binary);
+  const std::string data((std::istreambuf_iterator<char>(in)),
+                         std::istreambuf_iterator<char>());
+  BOOST_TEST_REQUIRE(data.size() > 100u);
+  int accepted = 0;
+  for (std::size_t n = 0; n < data.size(); ++n) {
+    try {
+      const auto z = dt::TimeZone::from_tzif("NY", data.substr(0, n));
+      z.at(1710054000);
+      z.resolve_local(0);
+      ++accepted;
+    } catch (const jbx::Error&) {
+    }
+  }
+  // Only prefixes that end after the 64-bit data block parse (the footer
+  // is optional).
+  BOOST_TEST(accepted < 200);
+  std::string flipped = data;
+  for (std::size_t i = 20; i < 60; ++i) {
+    flipped[i] = static_cast<char>(0xff);
+    try {
+      dt::TimeZone::from_tzif("NY", flipped).at(0);
+    } catch (const jbx::Error&) {
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
