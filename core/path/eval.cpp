@@ -484,17 +484,16 @@ class Engine {
       re.reset();
     }
     const re2::RE2* raw = re.get();
-    if (cache.size() < 1024)
-      cache.emplace(pattern, std::move(re));
-    else
-      dropped_.push_back(std::move(re));
+    // Patterns that differ per node would grow the cache without bound:
+    // start it afresh (no pointer into it outlives this call's caller).
+    if (cache.size() >= 256) cache.clear();
+    cache.emplace(pattern, std::move(re));
     return raw;
   }
 
   const Value& root_;
   std::deque<Loc> locs_;
   std::unordered_map<std::string, std::unique_ptr<re2::RE2>> cache_[2];
-  std::vector<std::unique_ptr<re2::RE2>> dropped_;
 };
 
 bool has_absolute(const Query& q);
