@@ -221,6 +221,12 @@ BOOST_AUTO_TEST_CASE(unclosed_roots_never_read_past_the_line) {
              "unexpected_end@4: unexpected end of input in array; syntax@5: "
              "expected a value, found ']'; unexpected_end@14: unexpected end "
              "of input in object; syntax@15: expected a value, found '}'; ");
+  // Found by fuzz_json: On-Demand skips an unconsumed value without
+  // checking what follows it.
+  BOOST_TEST(read_both("{\"a\":\"b\":\"c\"]}").error ==
+             "syntax@8: expected ',' or '}' after object member, found ':'");
+  BOOST_TEST(read_both("{\"a\":1:2]}").error ==
+             "syntax@6: expected ',' or '}' after object member, found ':'");
   BOOST_TEST(read_both("[[1] ]]").error ==
              "syntax@6: unexpected content after the document, found ']'");
 }

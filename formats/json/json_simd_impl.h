@@ -108,6 +108,11 @@ class Walker {
         while (!raw.empty() && is_ws(raw.back())) raw.remove_suffix(1);
         if (raw.size() >= 2 &&
             std::memchr(raw.data(), '\\', raw.size()) == nullptr) {
+          // Consume the value: On-Demand skips an unconsumed one without
+          // checking what follows it (`{"a":"b":"c"]}` would pass).
+          od::raw_json_string consumed;
+          err = v.get_raw_json_string().get(consumed);
+          if (err) return err;
           if constexpr (std::is_same_v<H, JsonWriter>) {
             h_.plain_string(raw.substr(1, raw.size() - 2));
           } else {
