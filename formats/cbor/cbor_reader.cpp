@@ -471,6 +471,11 @@ class Decoder {
     if (live(c) != nullptr) c->end_array();
   }
 
+  // A non-text key's JSON text may be at most this many bytes per byte of
+  // its encoding, plus the slack (a 2-byte tag 1 date renders as 20).
+  static constexpr std::size_t kKeyTextPerByte = 16;
+  static constexpr std::size_t kKeyTextSlack = 1024;
+
   // Reads one map key and passes it to `c`; returns the handler for the
   // member's value.
   Handler* map_key(Handler* c, std::uint32_t depth) {
@@ -491,6 +496,19 @@ class Decoder {
     std::string rendered;
     KeyText kt(rendered);
     item(&kt, depth + 1);
+    // A non-text key inside a non-text key is escaped again at each level,
+    // which doubles every backslash: 30 nested levels in 100 bytes would
+    // render as gigabytes. Keys whose text outgrows their encoding this
+    // much are refused (legitimate keys stay far below: a bignum key
+    // renders at 2.5 characters per byte, a float64 at 3).
+    const std::size_t raw = pos() - off;
+    if (rendered.size() > kKeyTextPerByte * raw + kKeyTextSlack) {
+      fail(Errc::unsupported,
+           "map key of " + std::to_string(raw) + " bytes renders as " +
+               std::to_string(rendered.size()) +
+               " bytes of JSON text, beyond the limit",
+           off);
+    }
     if (c == nullptr) return nullptr;
     return child(c, c->key(rendered));
   }

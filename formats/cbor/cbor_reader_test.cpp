@@ -164,6 +164,20 @@ BOOST_AUTO_TEST_CASE(writes_non_string_keys_as_json_text) {
              "{ k:{\"a\":1} null k:AQI= null } $");
 }
 
+BOOST_AUTO_TEST_CASE(refuses_keys_whose_text_outgrows_their_encoding) {
+  // Maps as keys of maps as keys...: each level escapes the text of the
+  // one inside again, doubling its backslashes. Found by fuzz_cbor: 2 kB
+  // of input asked for 3 GB.
+  std::string key = unhex("a1 6122 00");  // {"\"": 0}
+  BOOST_TEST(read_all(unhex("a1") + key + unhex("00")) ==
+             "{ k:{\"\\\"\":0} i:0 } $");
+  for (int i = 0; i < 40; ++i) key = "\xa1" + key + std::string(1, '\0');
+  // The 9th level (20 bytes from offset 32) would be 1570 bytes of text.
+  BOOST_TEST(read_error(key) ==
+             "unsupported@32: map key of 20 bytes renders as 1570 bytes of "
+             "JSON text, beyond the limit");
+}
+
 BOOST_AUTO_TEST_CASE(refuses_non_string_keys_when_asked) {
   jbx::ReadOptions o;
   o.keys_error = true;

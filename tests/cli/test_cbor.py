@@ -110,6 +110,12 @@ case("epoch_dates_are_iso_8601", ["convert", "-f", "cbor", "-c"],
 case("non_text_keys_become_json_text", ["convert", "-f", "cbor", "-c"],
      stdin=h("a3 01 02 f5 03 820102 04"),
      stdout='{"1":2,"true":3,"[1,2]":4}\n')
+# Maps as keys of maps as keys: each level escapes the inner text again.
+# Well-formed CBOR that jbx cannot hold: an error (2), not a verdict (1).
+case("nested_non_text_keys_bounded", ["validate", "-f", "cbor"],
+     stdin=b"\xa1" * 40 + h("a1 6122 00") + b"\x00" * 40, code=2,
+     stderr="jbx: error: <stdin>@32: map key of 20 bytes renders as 1570 "
+            "bytes of JSON text, beyond the limit\n")
 case("non_text_keys_refused", ["convert", "-f", "cbor", "-c",
                                "--keys=error", "in.cbor"],
      files={"in.cbor": h("a2 6161 01 02 03")}, code=2, stdout=None,
