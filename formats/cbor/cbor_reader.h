@@ -27,7 +27,9 @@ class CborReader final : public Reader {
   /// and tags nested deeper than ReadOptions::max_depth), type_mismatch (a
   /// date or number tag around the wrong content; a non-text map key with
   /// ReadOptions::keys_error) or unsupported (a bigfloat exponent beyond
-  /// +-16384, a bignum longer than cbor::detail::kMaxBignumBytes).
+  /// +-16384, a bignum longer than cbor::detail::kMaxBignumBytes, a
+  /// non-text map key whose JSON text is over 16 times its encoding plus
+  /// 1 KiB).
   bool read_document(Handler& out) override;
 
   /// Byte offset of the next document.
