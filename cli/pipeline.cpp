@@ -175,7 +175,14 @@ const FormatSpec& input_format(Source& src, const Args& args) {
     const std::string_view head = src.peek(64);
     const FormatSpec* by_ext =
         src.path().empty() ? nullptr : format_for_path(src.path());
-    if (kJsonFormat.sniff(head) && (by_ext == nullptr || !by_ext->binary)) {
+    if (const FormatSpec* magic = magic_format(head)) {
+      f = magic;
+    } else if (by_ext != nullptr && by_ext->binary) {
+      // Without a magic number, binary content is ambiguous (a JSONB scalar
+      // or a short MessagePack file also reads as CBOR), so an extension
+      // naming one binary format is the stronger evidence.
+      f = by_ext;
+    } else if (kJsonFormat.sniff(head)) {
       // Text that starts like JSON is JSON: some binary sniffers would take
       // `{` (a CBOR text string head) or a digit (a CBOR integer) too.
       f = by_ext != nullptr ? by_ext : &kJsonFormat;

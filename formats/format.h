@@ -52,6 +52,9 @@ std::span<const FormatSpec* const> formats();
 const FormatSpec* find_format(std::string_view name);
 /// The format whose extension `path` ends with, or nullptr.
 const FormatSpec* format_for_path(std::string_view path);
+/// The format whose magic number `head` starts with (CBOR's self-describe
+/// tag d9 d9 f7), or nullptr. Unlike sniffing, a magic number is decisive.
+const FormatSpec* magic_format(std::string_view head);
 /// The first format whose sniffer accepts `head`, or nullptr. When
 /// `preferred` (the extension's format) accepts `head` too, it wins: CBOR
 /// and MessagePack containers can share their first bytes.

@@ -16,9 +16,9 @@ namespace {
 const FormatSpec* const kFormats[] = {
     &kJsonbFormat,  // first: whole head must decode, container docs only,
                     // where CBOR accepts any head cut short (jsonb_format.cpp)
-    &kCborFormat,  // tag 55799, or a strict trial decode (cbor_reader.h)
-    &kMsgpackFormat,  // a map or array head; after CBOR, whose arrays look
-                      // like MessagePack maps and arrays (msgpack_format.h)
+    &kCborFormat,   // tag 55799, or a strict trial decode (cbor_reader.h)
+    &kMsgpackFormat,    // a map or array head; after CBOR, whose arrays look
+                        // like MessagePack maps and arrays (msgpack_format.h)
     &kJsonLinesFormat,  // never sniffed: chosen by extension or --lines
     &kJsonFormat,
 };
@@ -37,6 +37,20 @@ constexpr Alias kAliases[] = {
 }  // namespace
 
 std::span<const FormatSpec* const> formats() { return kFormats; }
+
+const FormatSpec* magic_format(std::string_view head) {
+  struct Magic {
+    std::string_view prefix;
+    const FormatSpec* format;
+  };
+  static const Magic kMagic[] = {
+      {"\xd9\xd9\xf7", &kCborFormat},  // RFC 8949 3.4.6 self-described CBOR
+  };
+  for (const Magic& m : kMagic) {
+    if (head.substr(0, m.prefix.size()) == m.prefix) return m.format;
+  }
+  return nullptr;
+}
 
 const FormatSpec* find_format(std::string_view name) {
   for (const Alias& a : kAliases) {

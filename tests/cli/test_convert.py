@@ -92,10 +92,17 @@ case("extension_mpk", ["convert", "-c", "d.mpk"],
 # {1: "x"}: the extension decides between formats that both accept it.
 case("extension_breaks_a_sniffing_tie", ["convert", "-c", "k.msgpack"],
      files={"k.msgpack": hexbytes("81 01 a1 78")}, stdout='{"1":"x"}\n')
-case("sniffed_content_beats_a_misleading_extension",
+# Content decides for text extensions; for a binary extension only a magic
+# number (CBOR's self-describe tag) overrules it, since binary heads are
+# ambiguous.
+case("sniffed_content_beats_a_text_extension_and_a_magic_number_wins",
      ["convert", "-c", "data.json", "cbor.msgpack"],
-     files={"data.json": MP_DOC, "cbor.msgpack": CBOR_DOC},
+     files={"data.json": MP_DOC, "cbor.msgpack": hexbytes("d9 d9 f7") + CBOR_DOC},
      stdout=DOC_JSON + DOC_JSON)
+# A JSONB document whose root is a scalar (here the string "ab") also reads
+# as CBOR; the .jsonb extension decides.
+case("binary_extension_beats_ambiguous_content", ["convert", "-c", "s.jsonb"],
+     files={"s.jsonb": hexbytes("4b 61 62")}, stdout='"ab"\n')
 case("from_overrides_sniffing", ["convert", "-c", "-f", "msgpack", "d.cbor"],
      files={"d.cbor": hexbytes("81 01 a1 78")}, stdout='{"1":"x"}\n')
 case("from_alias_mpk", ["convert", "-c", "--from=mpk", "-"],
