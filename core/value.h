@@ -28,7 +28,9 @@ class Value {
     array,
     object,
   };
-  using Member = std::pair<std::string, Value>;
+  /// An object member. A struct declared here and defined below the class
+  /// (not a std::pair) because Value is incomplete at this point.
+  struct Member;
 
   Type type = Type::null;
   bool boolean = false;
@@ -47,6 +49,13 @@ class Value {
   }
   /// The member named `name`, the last one if duplicated; null if absent.
   const Value* find(std::string_view name) const;
+};
+
+struct Value::Member {
+  Member() = default;
+  Member(std::string k, Value v) : first(std::move(k)), second(std::move(v)) {}
+  std::string first;  // the key, UTF-8
+  Value second;
 };
 
 /// Builds one Value per document from events. After end_document(),

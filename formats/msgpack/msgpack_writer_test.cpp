@@ -295,8 +295,8 @@ BOOST_AUTO_TEST_CASE(reading_and_writing_round_trips_minimal_encodings) {
                          "d6 ff 5a 4a f6 a5",
                          "d7 ff a1 dc d7 c8 5a 4a f6 a5",
                          "d4 01 10",
-                         "d8 05 00 01 02 03 04 05 06 "
-                         "07 08 09 0a 0b 0c 0d 0e 0f",
+                         ("d8 05 00 01 02 03 04 05 06 "
+                          "07 08 09 0a 0b 0c 0d 0e 0f"),
                          "c7 03 05 01 02 03"};
   for (const char* c : cases) {
     const std::string in = hex(c);
