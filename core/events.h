@@ -80,6 +80,11 @@ class Handler {
 class ForwardingHandler : public Handler {
  public:
   explicit ForwardingHandler(Handler& next) : next_(next) {}
+  // Copying would be chosen silently over the constructor above when `next`
+  // is itself a ForwardingHandler, leaving a handler that forwards to a
+  // temporary's target; forbid it.
+  ForwardingHandler(const ForwardingHandler&) = delete;
+  ForwardingHandler& operator=(const ForwardingHandler&) = delete;
 
   Flow begin_object() override { return next_.begin_object(); }
   Flow key(std::string_view name) override { return next_.key(name); }
