@@ -107,9 +107,9 @@ void check(const std::string& text, jbx::JsonMode mode) {
       while (reader.read_document(writer)) {
       }
     }
-    const jbx::JsonMode back =
-        mode == jbx::JsonMode::lines && variant == 0 ? jbx::JsonMode::lines
-                                                     : jbx::JsonMode::stream;
+    const jbx::JsonMode back = mode == jbx::JsonMode::lines && variant == 0
+                                   ? jbx::JsonMode::lines
+                                   : jbx::JsonMode::stream;
     const Outcome c = read(std::string(sink.data()), back, true);
     if (!c.error.empty()) fail("the writer's output does not read back");
     if (c.events != a.events) fail("the round trip changed the events");
