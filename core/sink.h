@@ -21,8 +21,10 @@ class Sink {
       write_slow(s);
       return;
     }
-    std::memcpy(cur_, s.data(), s.size());
-    cur_ += s.size();
+    if (!s.empty()) {  // an empty view may carry a null data()
+      std::memcpy(cur_, s.data(), s.size());
+      cur_ += s.size();
+    }
   }
   void put(char c) {
     if (cur_ == end_) make_room(1);

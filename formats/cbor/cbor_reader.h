@@ -37,7 +37,7 @@ class CborReader final : public Reader {
 
  private:
   Source& in_;
-  const ReadOptions& opts_;
+  ReadOptions opts_;  // a copy: callers may pass a temporary
   std::string_view data_;
   bool loaded_ = false;
   std::uint64_t pos_ = 0;

@@ -71,7 +71,7 @@ class CborWriter final : public Writer {
                         std::string_view frac_digits, std::string_view exp);
 
   Sink& out_;
-  const WriteOptions& opts_;
+  WriteOptions opts_;  // a copy: callers may pass a temporary
   std::string buf_;
   std::vector<Open> stack_;
   std::vector<Patch> patches_;
