@@ -14,95 +14,11 @@
 #include "core/sink.h"
 #include "formats/jsonb/jsonb_reader.h"
 #include "formats/jsonb/jsonb_writer.h"
+#include "tests/fuzz/event_log.h"
 
 namespace {
 
-// Logs events canonically (an integer and the same integer spelled as
-// number text log alike: BigIntegers that fit int64 are written as ints)
-// and forwards them to `next` when there is one.
-class Log final : public jbx::Handler {
- public:
-  explicit Log(jbx::Handler* next) : next_(next) {}
-  std::string text;
-
-  jbx::Flow begin_object() override {
-    text += "{";
-    if (next_) next_->begin_object();
-    return jbx::Flow::visit;
-  }
-  jbx::Flow key(std::string_view k) override {
-    text += fmt::format("k{}:{};", k.size(), k);
-    if (next_) next_->key(k);
-    return jbx::Flow::visit;
-  }
-  void end_object() override {
-    text += "}";
-    if (next_) next_->end_object();
-  }
-  jbx::Flow begin_array() override {
-    text += "[";
-    if (next_) next_->begin_array();
-    return jbx::Flow::visit;
-  }
-  void end_array() override {
-    text += "]";
-    if (next_) next_->end_array();
-  }
-  void null_value() override {
-    text += "n;";
-    if (next_) next_->null_value();
-  }
-  void bool_value(bool b) override {
-    text += b ? "t;" : "f;";
-    if (next_) next_->bool_value(b);
-  }
-  void int_value(std::int64_t v) override {
-    text += fmt::format("i{};", v);
-    if (next_) next_->int_value(v);
-  }
-  void uint_value(std::uint64_t v) override {
-    text += fmt::format("i{};", v);
-    if (next_) next_->uint_value(v);
-  }
-  void double_value(double v) override {
-    std::uint64_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    text += fmt::format("d{:x};", bits);
-    if (next_) next_->double_value(v);
-  }
-  void number_text(std::string_view t) override {
-    const bool integer = t.find_first_of(".eE") == std::string_view::npos;
-    text += fmt::format("{}{};", integer ? 'i' : 'x', t);
-    if (next_) next_->number_text(t);
-  }
-  void string_value(std::string_view s) override {
-    text += fmt::format("s{}:{};", s.size(), s);
-    if (next_) next_->string_value(s);
-  }
-  void bytes_value(std::span<const std::uint8_t> b) override {
-    text += fmt::format(
-        "b{}:{};", b.size(),
-        std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
-    if (next_) next_->bytes_value(b);
-  }
-  void timestamp_value(const jbx::Timestamp& t) override {
-    text += fmt::format("T{},{},{},{},{},{},{};", static_cast<int>(t.kind),
-                        t.seconds, t.nanos, t.has_offset, t.offset_seconds,
-                        t.precision, t.zone);
-    if (next_) next_->timestamp_value(t);
-  }
-  void annotation(const jbx::Annotation& a) override {
-    text += fmt::format("@{}:{};", a.name.size(), a.name);
-    if (next_) next_->annotation(a);
-  }
-  void end_document() override {
-    text += "|";
-    if (next_) next_->end_document();
-  }
-
- private:
-  jbx::Handler* next_;
-};
+constexpr jbx_fuzz::EventLogRules kRules = {};
 
 }  // namespace
 
@@ -116,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   w.exact_decimals = true;
   jbx::StringSink sink;
   jbx::JsonbWriter writer(sink, w);
-  Log first(&writer);
+  jbx_fuzz::EventLog first(&writer, kRules);
   try {
     jbx::JsonbReader r(in, o);
     while (r.read_document(first)) {
@@ -130,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
     }
     return 0;
   }
-  Log second(nullptr);
+  jbx_fuzz::EventLog second(nullptr, kRules);
   try {
     jbx::JsonbReader r(sink.data(), o);
     while (r.read_document(second)) {
