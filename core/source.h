@@ -1,4 +1,4 @@
-// Where input bytes come from: a file (mapped, not copied) or stdin. A
+// Where input bytes come from: a file (mapped, or read whole) or stdin. A
 // Source knows its display name so every error can say FILE:LINE:COL or
 // FILE@OFFSET. Not for output (see sink.h).
 #pragma once
@@ -38,7 +38,8 @@ class Source {
   std::string_view peek(std::size_t n);
 
   /// The whole input, followed by kPadding readable zero bytes. A regular
-  /// file is mapped; a pipe is read to its end. Stays valid as long as the
+  /// file is mapped, or read into huge pages when that is cheaper; a pipe
+  /// is read to its end. Stays valid as long as the
   /// Source. Throws Error(io).
   std::string_view whole();
 
@@ -49,6 +50,7 @@ class Source {
  private:
   Source() = default;
   void fill_peek(std::size_t n);
+  bool read_into_huge_pages();
 
   std::string name_;
   std::string path_;

@@ -1,5 +1,6 @@
 #include "formats/cbor/cbor_reader.h"
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -7,8 +8,10 @@
 #include <vector>
 
 #include "core/error.h"
+#include "formats/binary_text.h"
 #include "formats/cbor/cbor_bignum.h"
 #include "formats/cbor/cbor_time.h"
+#include "formats/json/json_writer.h"
 
 namespace jbx {
 
@@ -21,48 +24,16 @@ bool passes_through(std::uint64_t tag) {
   return (tag >= 21 && tag <= 23) || (tag >= 32 && tag <= 36);
 }
 
-// Returns the offset of the first byte that is not part of valid UTF-8
-// (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF), or
-// npos when all of `s` is valid.
-std::size_t invalid_utf8_at(const std::uint8_t* s, std::size_t n) {
-  std::size_t i = 0;
-  while (i < n) {
-    // ASCII fast path, eight bytes at a time.
-    if (i + 8 <= n) {
-      std::uint64_t w;
-      std::memcpy(&w, s + i, 8);
-      if ((w & 0x8080808080808080ull) == 0) {
-        i += 8;
-        continue;
-      }
-    }
-    const std::uint8_t c = s[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t len = 0;
-    std::uint8_t lo = 0x80, hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) {
-      len = 2;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      len = 3;
-      if (c == 0xe0) lo = 0xa0;
-      if (c == 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      len = 4;
-      if (c == 0xf0) lo = 0x90;
-      if (c == 0xf4) hi = 0x8f;
-    } else {
-      return i;
-    }
-    if (i + 1 >= n || s[i + 1] < lo || s[i + 1] > hi) return i;
-    for (std::size_t k = 2; k < len; ++k) {
-      if (i + k >= n || (s[i + k] & 0xc0) != 0x80) return i;
-    }
-    i += len;
+template <class T>
+T load_be(const std::uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  if constexpr (std::endian::native == std::endian::little) {
+    if constexpr (sizeof v == 2) v = __builtin_bswap16(v);
+    if constexpr (sizeof v == 4) v = __builtin_bswap32(v);
+    if constexpr (sizeof v == 8) v = __builtin_bswap64(v);
   }
-  return std::string::npos;
+  return v;
 }
 
 double half_to_double(std::uint16_t h) {
@@ -266,7 +237,8 @@ struct Head {
 
 // One pass over the items of a buffer. `h == nullptr` means "decode and
 // check, emit nothing": used for skipped containers, after Flow::stop and
-// for sniffing.
+// for sniffing. The handler's type is a template parameter so that the JSON
+// writer (a final class) is called without virtual dispatch.
 class Decoder {
  public:
   Decoder(const std::uint8_t* begin, std::size_t size, std::size_t pos,
@@ -280,7 +252,8 @@ class Decoder {
   std::size_t pos() const { return static_cast<std::size_t>(p_ - begin_); }
   bool at_end() const { return p_ == end_; }
 
-  void item(Handler* h, std::uint32_t depth) {
+  template <class H>
+  void item(H* h, std::uint32_t depth) {
     const Head hd = head();
     switch (hd.major) {
       case 0:
@@ -307,8 +280,8 @@ class Decoder {
         return;
       }
       case 3: {
-        const std::string_view s = text(hd);
-        if (h != nullptr) h->string_value(s);
+        const Text t = text(hd);
+        if (h != nullptr) detail::emit_string(*h, t.s, t.plain);
         return;
       }
       case 4:
@@ -335,7 +308,8 @@ class Decoder {
   }
   std::size_t left() const { return static_cast<std::size_t>(end_ - p_); }
 
-  Head head() {
+  // Inlined: it runs once per item, and its callers know the major type.
+  [[gnu::always_inline]] Head head() {
     Head hd;
     hd.offset = pos();
     const std::uint8_t ib = *p_++;
@@ -354,10 +328,21 @@ class Decoder {
         }
         fail_end(major_name(hd.major));
       }
-      std::uint64_t v = 0;
-      for (std::size_t i = 0; i < n; ++i) v = (v << 8) | p_[i];
+      switch (hd.ai) {
+        case 24:
+          hd.arg = p_[0];
+          break;
+        case 25:
+          hd.arg = load_be<std::uint16_t>(p_);
+          break;
+        case 26:
+          hd.arg = load_be<std::uint32_t>(p_);
+          break;
+        default:
+          hd.arg = load_be<std::uint64_t>(p_);
+          break;
+      }
       p_ += n;
-      hd.arg = v;
     } else if (hd.ai == 31 && hd.major >= 2 && hd.major <= 5) {
       hd.indefinite = true;
     } else if (hd.ai == 31 && hd.major == 7) {
@@ -372,7 +357,8 @@ class Decoder {
   }
 
   // Definite chunk or string: checks the length against the input first.
-  std::span<const std::uint8_t> definite(const Head& hd) {
+  [[gnu::always_inline]] std::span<const std::uint8_t> definite(
+      const Head& hd) {
     if (hd.arg > left()) {
       fail(Errc::unexpected_end,
            std::string(major_name(hd.major)) + " of " + std::to_string(hd.arg) +
@@ -382,19 +368,26 @@ class Decoder {
     }
     const std::span<const std::uint8_t> s(p_, static_cast<std::size_t>(hd.arg));
     p_ += hd.arg;
-    if (hd.major == 3) {
-      const std::size_t bad = invalid_utf8_at(s.data(), s.size());
-      if (bad != std::string::npos) {
-        fail(Errc::invalid_utf8, "invalid UTF-8 in text string",
-             static_cast<std::size_t>(s.data() - begin_) + bad);
-      }
+    return s;
+  }
+
+  // A definite text string's bytes, checked as UTF-8; `plain` is cleared
+  // when JSON will have to escape something in it.
+  [[gnu::always_inline]] std::span<const std::uint8_t> definite_text(
+      const Head& hd, bool& plain) {
+    const auto s = definite(hd);
+    const detail::TextScan scan = detail::scan_text(s.data(), s.size(), end_);
+    if (scan.invalid_at != detail::TextScan::npos) {
+      fail(Errc::invalid_utf8, "invalid UTF-8 in text string",
+           static_cast<std::size_t>(s.data() - begin_) + scan.invalid_at);
     }
+    if (!scan.plain) plain = false;
     return s;
   }
 
   // An indefinite-length string: definite chunks of the same major type
   // up to a break (RFC 8949 3.2.3), concatenated into scratch_.
-  std::span<const std::uint8_t> chunks(const Head& hd) {
+  std::span<const std::uint8_t> chunks(const Head& hd, bool& plain) {
     scratch_.clear();
     for (;;) {
       if (at_end()) fail_end(major_name(hd.major));
@@ -409,7 +402,7 @@ class Decoder {
                  major_name(hd.major),
              c.offset);
       }
-      const auto s = definite(c);
+      const auto s = hd.major == 3 ? definite_text(c, plain) : definite(c);
       scratch_.append(reinterpret_cast<const char*>(s.data()), s.size());
     }
     return {reinterpret_cast<const std::uint8_t*>(scratch_.data()),
@@ -417,11 +410,18 @@ class Decoder {
   }
 
   std::span<const std::uint8_t> bytes(const Head& hd) {
-    return hd.indefinite ? chunks(hd) : definite(hd);
+    bool plain = true;
+    return hd.indefinite ? chunks(hd, plain) : definite(hd);
   }
-  std::string_view text(const Head& hd) {
-    const auto s = bytes(hd);
-    return {reinterpret_cast<const char*>(s.data()), s.size()};
+
+  struct Text {
+    std::string_view s;
+    bool plain;  // nothing for JSON to escape
+  };
+  [[gnu::always_inline]] Text text(const Head& hd) {
+    bool plain = true;
+    const auto s = hd.indefinite ? chunks(hd, plain) : definite_text(hd, plain);
+    return {{reinterpret_cast<const char*>(s.data()), s.size()}, plain};
   }
 
   void check_depth(const Head& hd, std::uint32_t depth) {
@@ -433,14 +433,19 @@ class Decoder {
   }
 
   // The handler for children: none when skipping or stopped.
-  Handler* child(Handler* h, Flow f) {
+  template <class H>
+  H* child(H* h, Flow f) {
     if (h == nullptr) return nullptr;
     if (f == Flow::stop) stopped_ = true;
     return f == Flow::visit ? h : nullptr;
   }
-  Handler* live(Handler* h) const { return stopped_ ? nullptr : h; }
+  template <class H>
+  H* live(H* h) const {
+    return stopped_ ? nullptr : h;
+  }
 
-  void array(const Head& hd, Handler* h, std::uint32_t depth) {
+  template <class H>
+  void array(const Head& hd, H* h, std::uint32_t depth) {
     check_depth(hd, depth);
     // Every item takes at least one byte: a count beyond the input is a
     // lie, caught before any work is done for it.
@@ -452,7 +457,7 @@ class Decoder {
                std::to_string(left()) + " bytes left)",
            hd.offset);
     }
-    Handler* c = child(h, h != nullptr ? h->begin_array() : Flow::visit);
+    H* c = child(h, h != nullptr ? h->begin_array() : Flow::visit);
     if (hd.indefinite) {
       for (;;) {
         if (at_end()) fail_end("array");
@@ -478,14 +483,15 @@ class Decoder {
 
   // Reads one map key and passes it to `c`; returns the handler for the
   // member's value.
-  Handler* map_key(Handler* c, std::uint32_t depth) {
+  template <class H>
+  H* map_key(H* c, std::uint32_t depth) {
     const std::size_t off = pos();
     const std::uint8_t major = *p_ >> 5;
     if (major == 3) {
       const Head hd = head();
-      const std::string_view s = text(hd);
+      const Text t = text(hd);
       if (c == nullptr) return nullptr;
-      return child(c, c->key(s));
+      return child(c, detail::emit_key(*c, t.s, t.plain));
     }
     if (opts_.keys_error) {
       fail(Errc::type_mismatch,
@@ -513,7 +519,8 @@ class Decoder {
     return child(c, c->key(rendered));
   }
 
-  void map(const Head& hd, Handler* h, std::uint32_t depth) {
+  template <class H>
+  void map(const Head& hd, H* h, std::uint32_t depth) {
     check_depth(hd, depth);
     if (!hd.indefinite && hd.arg > left() / 2 && !sniffing_) {
       fail(Errc::unexpected_end,
@@ -521,7 +528,7 @@ class Decoder {
                std::to_string(left()) + " bytes left)",
            hd.offset);
     }
-    Handler* c = child(h, h != nullptr ? h->begin_object() : Flow::visit);
+    H* c = child(h, h != nullptr ? h->begin_object() : Flow::visit);
     for (std::uint64_t i = 0; hd.indefinite || i < hd.arg; ++i) {
       if (at_end()) fail_end("map");
       if (*p_ == 0xff) {
@@ -531,7 +538,8 @@ class Decoder {
         }
         fail(Errc::syntax, "unexpected break", pos());
       }
-      Handler* v = map_key(live(c), depth);
+      __builtin_prefetch(p_ + 512);
+      H* v = map_key(live(c), depth);
       if (at_end()) fail_end("map");
       item(live(v), depth + 1);
     }
@@ -553,7 +561,8 @@ class Decoder {
     return d;
   }
 
-  void simple(const Head& hd, Handler* h) {
+  template <class H>
+  void simple(const Head& hd, H* h) {
     switch (hd.ai) {
       case 20:
       case 21:
@@ -740,7 +749,8 @@ class Decoder {
                         -static_cast<std::int64_t>(k), UINT64_MAX);
   }
 
-  void tag(const Head& hd, Handler* h, std::uint32_t depth) {
+  template <class H>
+  void tag(const Head& hd, H* h, std::uint32_t depth) {
     check_depth(hd, depth);
     if (at_end()) fail_end("tag");
     const std::uint64_t t = hd.arg;
@@ -749,7 +759,7 @@ class Decoder {
     switch (t) {
       case 0: {
         if (major != 3) bad_content(0, "a text string", off);
-        const std::string_view s = text(head());
+        const std::string_view s = text(head()).s;
         const auto ts = cbor::detail::parse_rfc3339(s);
         if (!ts) {
           fail(Errc::syntax, "invalid RFC 3339 date-time in tag 0", off);
@@ -815,7 +825,7 @@ class Decoder {
       }
       case 1004: {
         if (major != 3) bad_content(1004, "a text string", off);
-        const auto ts = cbor::detail::parse_full_date(text(head()));
+        const auto ts = cbor::detail::parse_full_date(text(head()).s);
         if (!ts)
           fail(Errc::syntax, "invalid RFC 3339 full-date in tag 1004", off);
         if (h != nullptr) h->timestamp_value(*ts);
@@ -825,7 +835,7 @@ class Decoder {
         // [type name, value]: jbx's carrier for JSONB type names.
         if (*p_ == 0x82 && left() >= 2 && (p_[1] >> 5) == 3) {
           ++p_;
-          const std::string_view name = text(head());
+          const std::string_view name = text(head()).s;
           std::string kept(name);
           if (h != nullptr) {
             Annotation a;
@@ -873,7 +883,12 @@ bool CborReader::read_document(Handler& out) {
   if (pos_ >= data_.size()) return false;
   Decoder d(reinterpret_cast<const std::uint8_t*>(data_.data()), data_.size(),
             static_cast<std::size_t>(pos_), opts_, false);
-  d.item(&out, 0);
+  // The common case, conversion to JSON without transforms: devirtualised.
+  if (auto* json = dynamic_cast<JsonWriter*>(&out)) {
+    d.item(json, 0);
+  } else {
+    d.item(&out, 0);
+  }
   pos_ = d.pos();
   out.end_document();
   return true;
@@ -895,7 +910,7 @@ bool sniff(std::string_view head) {
   const ReadOptions o;
   try {
     Decoder d(p, head.size(), 0, o, true);
-    while (!d.at_end()) d.item(nullptr, 0);
+    while (!d.at_end()) d.item<Handler>(nullptr, 0);
   } catch (const Error& e) {
     return e.code == Errc::unexpected_end;
   }

@@ -1,0 +1,200 @@
+// Text strings of the binary formats (CBOR, MessagePack, JSONB): one pass
+// that checks UTF-8 and, at the same time, learns whether the JSON writer
+// has anything to escape. Strings that are plain go to the writer without a
+// second scan (JsonWriter::plain_string), which is most of the work of a
+// binary-to-JSON conversion after decoding.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "core/events.h"
+#include "formats/json/json_writer.h"
+
+namespace jbx::detail {
+
+struct TextScan {
+  static constexpr std::size_t npos = ~std::size_t{0};
+  /// Offset of the first byte that is not part of valid UTF-8 (RFC 3629: no
+  /// overlongs, no surrogates, nothing above U+10FFFF), or npos.
+  std::size_t invalid_at = npos;
+  /// No '"', '\\' or control character: JSON needs no escape (non-ASCII
+  /// text is copied as is unless --ascii, which the writer handles).
+  bool plain = true;
+};
+
+namespace text_scan {
+
+#if defined(__SSE2__)
+// 16 bytes at a time; one bit per byte in the mask.
+constexpr std::size_t kWord = 16;
+constexpr int kBitsPerByte = 1;
+
+// Bit k set when byte k of p[0..16) is a control character, '"', '\\' or
+// >= 0x80 (a signed compare puts those below 0x20 too).
+inline std::uint64_t special(const std::uint8_t* p) {
+  __m128i v;
+  std::memcpy(&v, p, sizeof v);
+  const __m128i low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+  const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+  const __m128i back = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+  return static_cast<std::uint32_t>(
+      _mm_movemask_epi8(_mm_or_si128(low, _mm_or_si128(quote, back))));
+}
+
+// The mask bits of the first `k` (<= 2 * kWord) bytes.
+inline std::uint64_t first_bytes(std::size_t k) {
+  return (std::uint64_t{1} << k) - 1;
+}
+#else
+// 8 bytes at a time in a general register; the high bit of each byte.
+constexpr std::size_t kWord = 8;
+constexpr int kBitsPerByte = 8;
+
+constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+
+// The high bit of each byte that is a control character, '"', '\\' or
+// >= 0x80. Bytes above a flagged one may be flagged falsely (borrows run
+// upwards); the lowest flagged byte is always right.
+inline std::uint64_t special(const std::uint8_t* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  if constexpr (std::endian::native == std::endian::big) {
+    v = __builtin_bswap64(v);
+  }
+  const std::uint64_t ctrl = (v - kOnes * 0x20) & ~v;
+  const std::uint64_t q = v ^ (kOnes * '"');
+  const std::uint64_t bs = v ^ (kOnes * '\\');
+  const std::uint64_t quote = (q - kOnes) & ~q;
+  const std::uint64_t back = (bs - kOnes) & ~bs;
+  return (ctrl | quote | back | v) & kHighs;
+}
+
+inline std::uint64_t first_bytes(std::size_t k) {
+  return (std::uint64_t{1} << (8 * k)) - 1;
+}
+#endif
+
+// Length of the valid UTF-8 sequence whose lead byte (>= 0x80) is s[0], or 0
+// when there is none within the n bytes left.
+inline std::size_t sequence(const std::uint8_t* s, std::size_t n) {
+  const std::uint8_t c = s[0];
+  std::size_t len = 0;
+  std::uint8_t lo = 0x80;
+  std::uint8_t hi = 0xbf;
+  if (c >= 0xc2 && c <= 0xdf) {
+    len = 2;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    len = 3;
+    if (c == 0xe0) lo = 0xa0;  // overlong
+    if (c == 0xed) hi = 0x9f;  // surrogates
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    len = 4;
+    if (c == 0xf0) lo = 0x90;  // overlong
+    if (c == 0xf4) hi = 0x8f;  // above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (n < len || s[1] < lo || s[1] > hi) return 0;
+  for (std::size_t k = 2; k < len; ++k) {
+    if ((s[k] & 0xc0) != 0x80) return 0;
+  }
+  return len;
+}
+
+}  // namespace text_scan
+
+/// Scans s[0..n). Bytes up to `readable_end` (>= s + n) may be loaded, but
+/// never count: a short string is checked with whole-word loads and a mask,
+/// without a loop over its bytes.
+inline TextScan scan_text(const std::uint8_t* s, std::size_t n,
+                          const std::uint8_t* readable_end) {
+  using namespace text_scan;
+  TextScan r;
+  std::size_t i = 0;
+  const auto readable = static_cast<std::size_t>(readable_end - s);
+#if defined(__SSE2__)
+  // Most strings are under 32 bytes and of every length: two words checked
+  // at once, masked to the string, leave no branch on the length for the
+  // predictor to miss.
+  if (readable >= 2 * kWord) {
+    const std::uint64_t both = special(s) | (special(s + kWord) << kWord);
+    const std::uint64_t m = both & first_bytes(n < 2 * kWord ? n : 2 * kWord);
+    if (m == 0) {
+      if (n <= 2 * kWord) return r;
+      i = 2 * kWord;
+    } else {
+      i = static_cast<std::size_t>(std::countr_zero(m));
+    }
+  }
+#endif
+  while (i < n) {
+    std::uint64_t m = 0;
+    if (i + kWord <= n) {
+      m = special(s + i);
+      if (m == 0) {
+        i += kWord;
+        continue;
+      }
+    } else if (i + kWord <= readable) {
+      // The last partial word: bytes past the string are masked off.
+      m = special(s + i) & first_bytes(n - i);
+      if (m == 0) return r;
+    } else {
+      // Too near the end of the buffer for a word: byte by byte.
+      const std::uint8_t c = s[i];
+      if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+        ++i;
+        continue;
+      }
+    }
+    if (m != 0) {
+      i += static_cast<std::size_t>(std::countr_zero(m)) / kBitsPerByte;
+    }
+    const std::uint8_t c = s[i];
+    if (c < 0x80) {
+      r.plain = false;
+      ++i;
+      continue;
+    }
+    const std::size_t len = sequence(s + i, n - i);
+    if (len == 0) {
+      r.invalid_at = i;
+      return r;
+    }
+    i += len;
+  }
+  return r;
+}
+
+/// Delivers a scanned string: the JSON writer copies a plain one as is.
+template <class H>
+inline void emit_string(H& h, std::string_view s, bool plain) {
+  if constexpr (std::is_same_v<H, JsonWriter>) {
+    if (plain) {
+      h.plain_string(s);
+      return;
+    }
+  }
+  h.string_value(s);
+}
+
+/// Delivers a scanned map key, like emit_string.
+template <class H>
+inline Flow emit_key(H& h, std::string_view s, bool plain) {
+  if constexpr (std::is_same_v<H, JsonWriter>) {
+    if (plain) return h.plain_key(s);
+  }
+  return h.key(s);
+}
+
+}  // namespace jbx::detail
