@@ -38,7 +38,7 @@ DateFormat DateFormat::parse(std::string_view text, dt::TimeZone zone) {
   return f;
 }
 
-const dt::TimeZone& FormatDates::zone_named(std::string_view name) {
+const dt::TimeZone& DateFormatter::zone_named(std::string_view name) {
   for (const auto& [n, z] : zones_) {
     if (n == name) return z;
   }
@@ -51,7 +51,7 @@ const dt::TimeZone& FormatDates::zone_named(std::string_view name) {
   return zones_.back().second;
 }
 
-void FormatDates::timestamp_value(const Timestamp& t) {
+DateFormatter::Result DateFormatter::format(const Timestamp& t) {
   using K = Timestamp::Kind;
   if (t.kind == K::local_date_time && !t.zone.empty()) {
     // A wall-clock time in a named zone: the instant it denotes.
@@ -62,8 +62,7 @@ void FormatDates::timestamp_value(const Timestamp& t) {
     u.has_offset = true;
     u.offset_seconds = z.at(u.seconds).offset;
     u.zone = {};
-    timestamp_value(u);
-    return;
+    return format(u);
   }
   const bool local = t.kind != K::instant;
   // The instant that epoch numbers and zone letters refer to.
@@ -81,12 +80,10 @@ void FormatDates::timestamp_value(const Timestamp& t) {
                                 "milliseconds",
                                 t.seconds));
       }
-      next_.int_value(*ms);
-      return;
+      return {true, *ms, {}};
     }
     case DateFormat::Kind::seconds:
-      next_.int_value(instant);
-      return;
+      return {true, instant, {}};
     case DateFormat::Kind::iso8601:
     case DateFormat::Kind::pattern:
       break;
@@ -119,130 +116,75 @@ void FormatDates::timestamp_value(const Timestamp& t) {
         break;
     }
   }
-  next_.string_value(buf_);
+  return {false, 0, buf_};
 }
 
-// ---- ParseDateFields
+void FormatDates::timestamp_value(const Timestamp& t) {
+  const DateFormatter::Result r = f_.format(t);
+  if (r.is_number) {
+    next_.int_value(r.number);
+  } else {
+    next_.string_value(r.text);
+  }
+}
+
+// ---- DateFieldReader
 // ------------------------------------------------------------
 
-void ParseDateFields::not_a_date(std::string_view what) {
+void DateFieldReader::not_a_date(std::string_view what,
+                                 const PathTracker& where) const {
   if (o_.keep_errors) return;
-  Error e(Errc::type_mismatch,
-          fmt::format("date at {}: expected a date string or an epoch "
-                      "number, found {}",
-                      tracker_.normalized_path(), what));
-  throw e;
+  throw Error(Errc::type_mismatch,
+              fmt::format("date at {}: expected a date string or an epoch "
+                          "number, found {}",
+                          where.normalized_path(), what));
 }
 
-Flow ParseDateFields::begin_object() {
-  if (selected()) not_a_date("an object");
-  const Flow f = next_.begin_object();
-  if (f == Flow::visit) {
-    tracker_.on_open(false);
-  } else {
-    tracker_.on_value_end();
+bool DateFieldReader::number(std::string_view text, const PathTracker& where,
+                             Timestamp& out) const {
+  if (epoch(text, out)) return true;
+  if (!o_.keep_errors) {
+    throw Error(
+        Errc::syntax,
+        fmt::format("date at {}: {} is not an epoch count of {}",
+                    where.normalized_path(), text,
+                    o_.unit == EpochUnit::millis ? "milliseconds" : "seconds"));
   }
-  return f;
+  return false;
 }
 
-Flow ParseDateFields::key(std::string_view name) {
-  tracker_.on_key(name);
-  const Flow f = next_.key(name);
-  if (f != Flow::visit) tracker_.on_value_end();
-  return f;
-}
-
-void ParseDateFields::end_object() {
-  next_.end_object();
-  tracker_.on_close();
-}
-
-Flow ParseDateFields::begin_array() {
-  if (selected()) not_a_date("an array");
-  const Flow f = next_.begin_array();
-  if (f == Flow::visit) {
-    tracker_.on_open(true);
-  } else {
-    tracker_.on_value_end();
+bool DateFieldReader::text(std::string_view s, const PathTracker& where,
+                           Timestamp& out) const {
+  dt::Parsed p;
+  dt::ParseError err;
+  const bool ok = o_.input_pattern
+                      ? o_.input_pattern->parse(s, p, err, o_.tzdir)
+                      : dt::parse_iso(s, p, err);
+  if (!ok) {
+    if (o_.keep_errors) return false;
+    throw Error(
+        Errc::syntax,
+        fmt::format("date at {}: {} at character {} of \"{}\"",
+                    where.normalized_path(), err.message, err.position + 1, s));
   }
-  return f;
-}
-
-void ParseDateFields::end_array() {
-  next_.end_array();
-  tracker_.on_close();
-}
-
-void ParseDateFields::null_value() {
-  selected();
-  next_.null_value();
-  tracker_.on_value_end();
-}
-
-void ParseDateFields::bool_value(bool b) {
-  if (selected()) not_a_date(b ? "true" : "false");
-  next_.bool_value(b);
-  tracker_.on_value_end();
-}
-
-void ParseDateFields::int_value(std::int64_t v) {
-  if (selected()) {
-    number_date(fmt::format("{}", v));
+  Timestamp t;
+  t.kind = Timestamp::Kind::instant;
+  t.nanos = p.nanos;
+  t.has_offset = true;
+  if (p.offset) {
+    t.seconds = p.local_seconds - *p.offset;
+    t.offset_seconds = *p.offset;
   } else {
-    next_.int_value(v);
+    const dt::TimeZone& zone = p.zone ? *p.zone : o_.zone;
+    t.seconds = zone.resolve_local(p.local_seconds);
+    t.offset_seconds = zone.at(t.seconds).offset;
+    if (!zone.is_fixed()) t.zone = zone.name();
   }
-  tracker_.on_value_end();
+  out = t;
+  return true;
 }
 
-void ParseDateFields::uint_value(std::uint64_t v) {
-  if (selected()) {
-    number_date(fmt::format("{}", v));
-  } else {
-    next_.uint_value(v);
-  }
-  tracker_.on_value_end();
-}
-
-void ParseDateFields::double_value(double v) {
-  if (selected()) {
-    number_date(fmt::format("{}", v));
-  } else {
-    next_.double_value(v);
-  }
-  tracker_.on_value_end();
-}
-
-void ParseDateFields::number_text(std::string_view text) {
-  if (selected()) {
-    number_date(text);
-  } else {
-    next_.number_text(text);
-  }
-  tracker_.on_value_end();
-}
-
-void ParseDateFields::string_value(std::string_view s) {
-  if (selected()) {
-    text_date(s);
-  } else {
-    next_.string_value(s);
-  }
-  tracker_.on_value_end();
-}
-
-void ParseDateFields::bytes_value(std::span<const std::uint8_t> b) {
-  if (selected()) not_a_date("a byte string");
-  next_.bytes_value(b);
-  tracker_.on_value_end();
-}
-
-void ParseDateFields::timestamp_value(const Timestamp& t) {
-  selected();  // already a date
-  next_.timestamp_value(t);
-  tracker_.on_value_end();
-}
-
-bool ParseDateFields::epoch(std::string_view text, Timestamp& out) const {
+bool DateFieldReader::epoch(std::string_view text, Timestamp& out) const {
   std::size_t i = 0;
   const bool negative = !text.empty() && text[0] == '-';
   if (negative) ++i;
@@ -290,54 +232,125 @@ bool ParseDateFields::epoch(std::string_view text, Timestamp& out) const {
   return true;
 }
 
-void ParseDateFields::number_date(std::string_view text) {
-  Timestamp t;
-  if (epoch(text, t)) {
-    next_.timestamp_value(t);
-    return;
+// ---- ParseDateFields
+// ------------------------------------------------------------
+
+Flow ParseDateFields::begin_object() {
+  if (selected()) r_.not_a_date("an object", tracker_);
+  const Flow f = next_.begin_object();
+  if (f == Flow::visit) {
+    tracker_.on_open(false);
+  } else {
+    tracker_.on_value_end();
   }
-  if (!o_.keep_errors) {
-    Error e(
-        Errc::syntax,
-        fmt::format("date at {}: {} is not an epoch count of {}",
-                    tracker_.normalized_path(), text,
-                    o_.unit == EpochUnit::millis ? "milliseconds" : "seconds"));
-    throw e;
-  }
-  next_.number_text(text);
+  return f;
 }
 
-void ParseDateFields::text_date(std::string_view s) {
-  dt::Parsed p;
-  dt::ParseError err;
-  const bool ok = o_.input_pattern
-                      ? o_.input_pattern->parse(s, p, err, o_.tzdir)
-                      : dt::parse_iso(s, p, err);
-  if (!ok) {
-    if (o_.keep_errors) {
-      next_.string_value(s);
-      return;
-    }
-    Error e(Errc::syntax,
-            fmt::format("date at {}: {} at character {} of \"{}\"",
-                        tracker_.normalized_path(), err.message,
-                        err.position + 1, s));
-    throw e;
-  }
-  Timestamp t;
-  t.kind = Timestamp::Kind::instant;
-  t.nanos = p.nanos;
-  t.has_offset = true;
-  if (p.offset) {
-    t.seconds = p.local_seconds - *p.offset;
-    t.offset_seconds = *p.offset;
+Flow ParseDateFields::key(std::string_view name) {
+  tracker_.on_key(name);
+  const Flow f = next_.key(name);
+  if (f != Flow::visit) tracker_.on_value_end();
+  return f;
+}
+
+void ParseDateFields::end_object() {
+  next_.end_object();
+  tracker_.on_close();
+}
+
+Flow ParseDateFields::begin_array() {
+  if (selected()) r_.not_a_date("an array", tracker_);
+  const Flow f = next_.begin_array();
+  if (f == Flow::visit) {
+    tracker_.on_open(true);
   } else {
-    const dt::TimeZone& zone = p.zone ? *p.zone : o_.zone;
-    t.seconds = zone.resolve_local(p.local_seconds);
-    t.offset_seconds = zone.at(t.seconds).offset;
-    if (!zone.is_fixed()) t.zone = zone.name();
+    tracker_.on_value_end();
   }
+  return f;
+}
+
+void ParseDateFields::end_array() {
+  next_.end_array();
+  tracker_.on_close();
+}
+
+void ParseDateFields::null_value() {
+  selected();
+  next_.null_value();
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::bool_value(bool b) {
+  if (selected()) r_.not_a_date(b ? "true" : "false", tracker_);
+  next_.bool_value(b);
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::int_value(std::int64_t v) {
+  if (selected()) {
+    number_date(fmt::format("{}", v));
+  } else {
+    next_.int_value(v);
+  }
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::uint_value(std::uint64_t v) {
+  if (selected()) {
+    number_date(fmt::format("{}", v));
+  } else {
+    next_.uint_value(v);
+  }
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::double_value(double v) {
+  if (selected()) {
+    number_date(fmt::format("{}", v));
+  } else {
+    next_.double_value(v);
+  }
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::number_text(std::string_view text) {
+  if (selected()) {
+    number_date(text);
+  } else {
+    next_.number_text(text);
+  }
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::string_value(std::string_view s) {
+  Timestamp t;
+  if (selected() && r_.text(s, tracker_, t)) {
+    next_.timestamp_value(t);
+  } else {
+    next_.string_value(s);
+  }
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::bytes_value(std::span<const std::uint8_t> b) {
+  if (selected()) r_.not_a_date("a byte string", tracker_);
+  next_.bytes_value(b);
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::timestamp_value(const Timestamp& t) {
+  selected();  // already a date
   next_.timestamp_value(t);
+  tracker_.on_value_end();
+}
+
+void ParseDateFields::number_date(std::string_view text) {
+  Timestamp t;
+  if (r_.number(text, tracker_, t)) {
+    next_.timestamp_value(t);
+  } else {
+    next_.number_text(text);
+  }
 }
 
 }  // namespace jbx::transforms

@@ -33,6 +33,30 @@ struct DateFormat {
   static DateFormat parse(std::string_view text, datetime::TimeZone zone);
 };
 
+/// Formats timestamps per a DateFormat: the work of FormatDates, shared
+/// with handlers that do it inline (FusedFeatures). Caches the time zones
+/// that dates name. Throws like FormatDates.
+class DateFormatter {
+ public:
+  explicit DateFormatter(DateFormat format) : f_(std::move(format)) {}
+
+  /// A formatted date: an integer (millis, seconds) or a text, valid until
+  /// the next call.
+  struct Result {
+    bool is_number = false;
+    std::int64_t number = 0;
+    std::string_view text;
+  };
+  Result format(const Timestamp& t);
+
+ private:
+  const datetime::TimeZone& zone_named(std::string_view name);
+
+  DateFormat f_;
+  std::string buf_;
+  std::vector<std::pair<std::string, datetime::TimeZone>> zones_;  // cache
+};
+
 /// Replaces each timestamp_value with a string (ISO 8601, pattern) or an
 /// integer (millis, seconds). Instants are shown in the format's zone;
 /// local date-times, dates and times keep their wall clock (millis and
@@ -46,11 +70,7 @@ class FormatDates final : public ForwardingHandler {
   void timestamp_value(const Timestamp& t) override;
 
  private:
-  const datetime::TimeZone& zone_named(std::string_view name);
-
-  DateFormat f_;
-  std::string buf_;
-  std::vector<std::pair<std::string, datetime::TimeZone>> zones_;  // cache
+  DateFormatter f_;
 };
 
 enum class EpochUnit : std::uint8_t { millis, seconds };
@@ -64,6 +84,31 @@ struct DateFieldOptions {
   std::string tzdir;         // zone names in texts (pattern letter z)
 };
 
+/// What ParseDateFields does with one value at a date path, shared with
+/// handlers that track paths themselves (FusedFeatures). `where` is the
+/// value's location, for error messages.
+class DateFieldReader {
+ public:
+  explicit DateFieldReader(DateFieldOptions options) : o_(std::move(options)) {}
+
+  const DateFieldOptions& options() const { return o_; }
+  /// A value that cannot be a date: throws unless keep_errors.
+  void not_a_date(std::string_view what, const PathTracker& where) const;
+  /// A number (its JSON text): true and the instant, or false when
+  /// keep_errors lets a number that is no epoch count pass unchanged.
+  bool number(std::string_view text, const PathTracker& where,
+              Timestamp& out) const;
+  /// A string: true and the instant, or false when keep_errors lets an
+  /// unreadable text pass unchanged.
+  bool text(std::string_view s, const PathTracker& where, Timestamp& out) const;
+
+ private:
+  /// Reads an epoch number; false when `text` is not one.
+  bool epoch(std::string_view text, Timestamp& out) const;
+
+  DateFieldOptions o_;
+};
+
 /// Turns strings and numbers at the selected paths into instants
 /// (timestamp_value, with the offset they were read with). Nulls pass.
 /// Anything else, or an unreadable text, is Error(syntax) naming the path
@@ -72,7 +117,9 @@ struct DateFieldOptions {
 class ParseDateFields final : public ForwardingHandler {
  public:
   ParseDateFields(Handler& next, DateFieldOptions options)
-      : ForwardingHandler(next), o_(std::move(options)), tracker_(o_.fields) {}
+      : ForwardingHandler(next),
+        r_(std::move(options)),
+        tracker_(r_.options().fields) {}
 
   Flow begin_object() override;
   Flow key(std::string_view name) override;
@@ -94,16 +141,10 @@ class ParseDateFields final : public ForwardingHandler {
     tracker_.on_value_begin();
     return tracker_.selected() >= 0;
   }
-  /// Handles a non-date value at a date path: throws unless keep_errors.
-  void not_a_date(std::string_view what);
-  /// Reads an epoch number; false when `text` is not one.
-  bool epoch(std::string_view text, Timestamp& out) const;
-  void text_date(std::string_view s);
   void number_date(std::string_view text);
 
-  DateFieldOptions o_;
+  DateFieldReader r_;
   PathTracker tracker_;
-  std::string buf_;
 };
 
 }  // namespace jbx::transforms

@@ -84,6 +84,51 @@ void rename_key(std::string_view name, KeyCase style, std::string& out) {
   }
 }
 
+bool keeps_name(std::string_view name, KeyCase style) {
+  if (style == KeyCase::lower) {
+    for (const char c : name) {
+      if (is_upper(c)) return false;
+    }
+    return true;
+  }
+  // Words of characters that are neither capitals nor separators are
+  // renamed to themselves (lowercasing changes nothing in them), and so
+  // are leading underscores. camel and pascal join words without a
+  // separator, so only one word keeps its spelling in camel case (pascal
+  // capitalises it); snake and kebab keep words joined by one separator.
+  char joiner = 0;
+  switch (style) {
+    case KeyCase::camel:
+      break;
+    case KeyCase::snake:
+      joiner = '_';
+      break;
+    case KeyCase::kebab:
+      joiner = '-';
+      break;
+    case KeyCase::pascal:
+    case KeyCase::upper_snake:
+    case KeyCase::lower:
+      return false;
+  }
+  std::size_t i = 0;
+  while (i < name.size() && name[i] == '_') ++i;
+  if (i == name.size()) return true;
+  bool after_joiner = true;  // a word must come first: "_-a" becomes "_a"
+  for (; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == joiner && joiner != 0) {
+      if (after_joiner) return false;  // "a__b" becomes "a_b"
+      after_joiner = true;
+    } else if (is_upper(c) || is_separator(c)) {
+      return false;
+    } else {
+      after_joiner = false;
+    }
+  }
+  return !after_joiner;  // "a_" becomes "a"
+}
+
 namespace {
 
 // Distinct names remembered before the memory is reset at a document end.

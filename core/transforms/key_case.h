@@ -29,6 +29,12 @@ enum class KeyCase : std::uint8_t {
 /// Leading underscores and non-ASCII letters are kept as they are.
 void rename_key(std::string_view name, KeyCase style, std::string& out);
 
+/// True when `name` is already in `style`, so rename_key() would append it
+/// unchanged: a check of its characters, cheaper than renaming or looking
+/// the name up. It may answer false for some such names (never true for
+/// others): "user_id" and "total" are snake case, "userId" is not.
+bool keeps_name(std::string_view name, KeyCase style);
+
 /// Renames every member. Throws Error(unsupported) when two members of one
 /// object get the same new name: "--key-case=camel: keys "user_id" and
 /// "userId" both become "userId"" (members duplicated in the input are not

@@ -39,7 +39,7 @@ PathTracker::PathTracker(const std::vector<path::Query>& rules) {
   masks_.assign(rules_.size(), 1);  // the root: nothing matched yet
 }
 
-void PathTracker::on_key(std::string_view name) {
+void PathTracker::enter_member(std::string_view name) {
   enter(path::Step::member(name));
   // Paths are only shown for selected values, whose levels are all alive.
   if (dead_from_ != 0) return;
@@ -47,9 +47,7 @@ void PathTracker::on_key(std::string_view name) {
   location_[depth_ - 1].key.assign(name);
 }
 
-void PathTracker::on_value_begin() {
-  if (frames_.empty() || !frames_.back().is_array) return;
-  const std::uint64_t i = frames_.back().next++;
+void PathTracker::enter_element(std::uint64_t i) {
   enter(path::Step::element(i));
   location_[depth_ - 1].is_index = true;
   location_[depth_ - 1].index = i;
@@ -74,7 +72,12 @@ void PathTracker::enter(const path::Step& s) {
       // A descendant segment may skip any number of levels first.
       if (seg.descendant) out |= std::uint64_t{1} << j;
       for (const path::Selector& sel : seg.selectors) {
-        if (path::selects_step(sel, s)) {
+        // Plain member names, the usual rule, compared here.
+        const bool hit =
+            sel.kind == path::Selector::Kind::name && !sel.ignore_case
+                ? !s.is_index && s.key == sel.name
+                : path::selects_step(sel, s);
+        if (hit) {
           out |= std::uint64_t{2} << j;
           break;
         }
@@ -88,16 +91,7 @@ void PathTracker::enter(const path::Step& s) {
   if (!alive) dead_from_ = depth_;
 }
 
-void PathTracker::leave() {
-  // Only a child of the innermost open container has a level to leave; the
-  // root value has no step.
-  if (depth_ == 0 || depth_ != frames_.size()) return;
-  if (dead_from_ == depth_) dead_from_ = 0;
-  --depth_;
-}
-
-int PathTracker::selected() const {
-  if (dead_from_ != 0) return -1;
+int PathTracker::first_selecting() const {
   const std::uint64_t* m = &masks_[depth_ * rules_.size()];
   for (std::size_t r = 0; r < rules_.size(); ++r) {
     if ((m[r] >> rules_[r].size()) & 1) return static_cast<int>(r);

@@ -27,11 +27,28 @@ class PathTracker {
  public:
   explicit PathTracker(const std::vector<path::Query>& rules);
 
+  // The calls for every event are inline while nothing can match (below a
+  // level no rule reaches): then they only count levels.
+
   /// An object member begins.
-  void on_key(std::string_view name);
+  void on_key(std::string_view name) {
+    if (dead_from_ != 0) {
+      ++depth_;
+      return;
+    }
+    enter_member(name);
+  }
   /// A value begins (scalar, or a container before it opens). Inside an
   /// array this enters the next element's location.
-  void on_value_begin();
+  void on_value_begin() {
+    if (frames_.empty() || !frames_.back().is_array) return;
+    const std::uint64_t i = frames_.back().next++;
+    if (dead_from_ != 0) {
+      ++depth_;
+      return;
+    }
+    enter_element(i);
+  }
   /// A scalar ended, or a container was skipped by the consumer.
   void on_value_end() { leave(); }
   /// A container opened (after on_value_begin) / closed.
@@ -42,7 +59,7 @@ class PathTracker {
   }
 
   /// Index of the first rule that selects the current value, or -1.
-  int selected() const;
+  int selected() const { return dead_from_ != 0 ? -1 : first_selecting(); }
   bool in_array() const { return !frames_.empty() && frames_.back().is_array; }
   std::size_t depth() const { return frames_.size(); }
   /// The current location as a normalized path ($['a'][0]) and a pointer.
@@ -59,8 +76,18 @@ class PathTracker {
     std::uint64_t index = 0;
     std::string key;
   };
+  // Enter a level where some rule may still match (dead_from_ == 0).
+  void enter_member(std::string_view name);
+  void enter_element(std::uint64_t i);
   void enter(const path::Step& s);
-  void leave();
+  void leave() {
+    // Only a child of the innermost open container has a level to leave;
+    // the root value has no step.
+    if (depth_ == 0 || depth_ != frames_.size()) return;
+    if (dead_from_ == depth_) dead_from_ = 0;
+    --depth_;
+  }
+  int first_selecting() const;
   std::vector<path::Step> steps() const;
 
   // An NFA per rule over its segments, as path::Matcher does, with the
@@ -69,7 +96,7 @@ class PathTracker {
   std::vector<std::vector<path::Segment>> rules_;
   std::vector<std::uint64_t> masks_;  // rules_.size() per entered level + 1
   std::vector<Frame> frames_;
-  std::vector<Entry> location_;  // one per entered level, reused
+  std::vector<Entry> location_;  // one per entered live level, reused
   std::size_t depth_ = 0;        // entered levels (location_ may be longer)
   std::size_t dead_from_ = 0;    // 0, or the level where nothing can match
 };

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "formats/json/json_fused.h"
 #include "formats/json/json_simd.h"
 #include "formats/json/json_writer.h"
 
@@ -65,6 +66,13 @@ inline std::string_view plain_key(const char* p) {
   return {p, static_cast<std::size_t>(q - p)};
 }
 
+// The JSON writer, and the fused features in front of it, copy escape-free
+// keys and strings without scanning them (plain_key, plain_string).
+template <class H>
+constexpr bool kTakesPlainText =
+    std::is_same_v<H, JsonWriter> ||
+    std::is_same_v<H, transforms::FusedFeatures<JsonWriter>>;
+
 // Sends the events of simdjson values to H. A template so that the JSON
 // writer (a final class) is called without virtual dispatch.
 template <class H>
@@ -113,7 +121,7 @@ class Walker {
           od::raw_json_string consumed;
           err = v.get_raw_json_string().get(consumed);
           if (err) return err;
-          if constexpr (std::is_same_v<H, JsonWriter>) {
+          if constexpr (kTakesPlainText<H>) {
             h_.plain_string(raw.substr(1, raw.size() - 2));
           } else {
             h_.string_value(raw.substr(1, raw.size() - 2));
@@ -185,7 +193,7 @@ class Walker {
       }
       if (f == Flow::skip) continue;
       Flow kf = Flow::visit;
-      if constexpr (std::is_same_v<H, JsonWriter>) {
+      if constexpr (kTakesPlainText<H>) {
         kf = plain ? h_.plain_key(k) : h_.key(k);
       } else {
         kf = h_.key(k);
@@ -257,6 +265,10 @@ SimdResult dispatch_simd(od::parser& parser, const char* p, std::size_t len,
   // The common case, fmt without transforms: devirtualised calls.
   if (auto* w = dynamic_cast<JsonWriter*>(&out)) {
     return run_simd(parser, p, len, capacity, *w, max_depth);
+  }
+  // fmt with the writer features: the fused handler, called directly.
+  if (auto* f = dynamic_cast<transforms::FusedFeatures<JsonWriter>*>(&out)) {
+    return run_simd(parser, p, len, capacity, *f, max_depth);
   }
   if (auto* n = dynamic_cast<NullHandler*>(&out)) {
     return run_simd(parser, p, len, capacity, *n, max_depth);

@@ -1,0 +1,184 @@
+#include "core/transforms/fused.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "core/transforms/fused_impl.h"
+
+namespace jbx::transforms {
+
+namespace detail {
+
+namespace {
+
+// Distinct names remembered before the memory is reset at a document end.
+constexpr std::size_t kMaxKnown = 1 << 16;
+
+// Members searched one by one, beyond which an object's new names are
+// indexed in a hash map (built when first needed).
+constexpr std::size_t kScanLimit = 64;
+
+unsigned filter_bit(std::string_view s) {
+  if (s.empty()) return 0;
+  return (static_cast<unsigned>(s.size()) * 31u +
+          static_cast<unsigned char>(s.front()) * 7u +
+          static_cast<unsigned char>(s.back())) &
+         255u;
+}
+
+bool has(const std::array<std::uint64_t, 4>& f, unsigned bit) {
+  return ((f[bit >> 6] >> (bit & 63)) & 1) != 0;
+}
+
+void set(std::array<std::uint64_t, 4>& f, unsigned bit) {
+  f[bit >> 6] |= std::uint64_t{1} << (bit & 63);
+}
+
+std::uint64_t fnv1a(std::string_view s) {
+  std::uint64_t hash = 14695981039346656037u;
+  for (const char c : s) {
+    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211u;
+  }
+  return hash;
+}
+
+}  // namespace
+
+KeyRenamer::KeyRenamer(KeyCase style, std::string_view style_name)
+    : style_(style), style_name_(style_name) {}
+
+void KeyRenamer::open_object() {
+  if (levels_.size() <= depth_) levels_.emplace_back();
+  Level& l = levels_[depth_++];
+  l.members.clear();
+  l.all = {};
+  l.renamed = {};
+  if (l.indexed) {
+    l.index.clear();
+    l.indexed = false;
+  }
+  l.seen.clear();
+}
+
+void KeyRenamer::close_object() {
+  Level& l = levels_[--depth_];
+  l.prev.swap(l.seen);
+}
+
+KeyRenamer::Renamed KeyRenamer::rename(std::string_view name, bool stable) {
+  if (stable && keeps_name(name, style_)) return {name, name, nullptr};
+  Level& l = levels_[depth_ - 1];
+  const std::size_t i = l.seen.size();
+  const Entry* e = i < l.prev.size() && l.prev[i]->first == name
+                       ? l.prev[i]
+                       : find_or_add(name);
+  l.seen.push_back(e);
+  return {e->first, *e->second.renamed, e->second.target};
+}
+
+const KeyRenamer::Entry* KeyRenamer::find_or_add(std::string_view name) {
+  const std::uint64_t hash = fnv1a(name);
+  if (!slots_.empty()) {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (s.entry == nullptr) break;
+      if (s.hash == hash && s.entry->first == name) return s.entry;
+    }
+  }
+  buf_.clear();
+  rename_key(name, style_, buf_);
+  const auto [t, fresh] = targets_.try_emplace(buf_);
+  if (fresh) {
+    t->second.kept = keeps_name(t->first, style_);
+  } else {
+    t->second.ambiguous = true;  // name is new: it differs from the other
+  }
+  const Entry* e =
+      &*known_.emplace(std::string(name), Known{&t->first, &t->second}).first;
+  index(e, hash);
+  return e;
+}
+
+void KeyRenamer::index(const Entry* entry, std::uint64_t hash) {
+  if (known_.size() * 2 > slots_.size()) {
+    // Grow to keep the load at most one half; re-insert everything.
+    std::vector<Slot> old(std::max<std::size_t>(64, slots_.size() * 2));
+    old.swap(slots_);
+    for (const Slot& s : old) {
+      if (s.entry != nullptr) index(s.entry, s.hash);
+    }
+  }
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t i = hash & mask;
+  while (slots_[i].entry != nullptr) i = (i + 1) & mask;
+  slots_[i] = Slot{hash, entry};
+}
+
+void KeyRenamer::add_member(const Renamed& r) {
+  Level& l = levels_[depth_ - 1];
+  const unsigned bit = filter_bit(r.renamed);
+  // A member kept as it is can only collide with a renamed one; a renamed
+  // one with any other whose new name is spelled the same: that is, when
+  // another remembered name becomes it too, or a name kept as it is has
+  // its spelling.
+  const bool search =
+      r.target == nullptr
+          ? has(l.renamed, bit)
+          : (r.target->ambiguous || r.target->kept) && has(l.all, bit);
+  if (search) {
+    bool found = false;
+    std::string_view other;
+    if (l.members.size() > kScanLimit) {
+      if (!l.indexed) {
+        for (const Member& m : l.members) l.index.emplace(m.renamed, m.name);
+        l.indexed = true;
+      }
+      const auto it = l.index.find(r.renamed);
+      if (it != l.index.end() && it->second != r.name) {
+        found = true;
+        other = it->second;
+      }
+    } else {
+      for (const Member& m : l.members) {
+        if (m.renamed == r.renamed && m.name != r.name) {
+          found = true;
+          other = m.name;
+          break;
+        }
+      }
+    }
+    if (found) {
+      throw Error(Errc::unsupported,
+                  fmt::format("--key-case={}: keys \"{}\" and \"{}\" both "
+                              "become \"{}\"",
+                              style_name_, other, r.name, r.renamed));
+    }
+  }
+  if (l.indexed) l.index.emplace(r.renamed, r.name);
+  l.members.push_back({r.name, r.renamed});
+  set(l.all, bit);
+  if (r.target != nullptr) set(l.renamed, bit);
+}
+
+void KeyRenamer::end_document() {
+  depth_ = 0;
+  if (known_.size() > kMaxKnown) {
+    for (Level& l : levels_) {
+      l.members.clear();
+      l.seen.clear();
+      l.prev.clear();
+    }
+    known_.clear();
+    targets_.clear();
+    slots_.clear();
+  }
+}
+
+}  // namespace detail
+
+template class FusedFeatures<Handler>;
+
+}  // namespace jbx::transforms

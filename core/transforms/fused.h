@@ -1,0 +1,203 @@
+// The fastjson2 writer features most runs ask for (--date-fields, --nulls,
+// --key-case and date formatting) as one handler, with the output of the
+// chain ParseDateFields -> DropNulls -> RenameKeys -> FormatDates but no
+// virtual call per event and step, and no copy of the keys it holds back.
+//
+// It is a template on the next handler so that, in front of the JSON
+// writer, the JSON reader calls it and it calls the writer directly, and
+// escape-free keys and strings keep the writer's copy-without-scan path
+// (formats/json/json_fused.h). FusedFeatures<Handler> serves every other
+// writer. The member definitions (fused_impl.h) are compiled once per Next
+// by explicit instantiation, never inline in a reader kernel compiled for
+// another instruction set.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/events.h"
+#include "core/transforms/dates.h"
+#include "core/transforms/key_case.h"
+#include "core/transforms/nulls.h"
+#include "core/transforms/path_tracker.h"
+
+namespace jbx::transforms {
+
+/// The steps of a FusedFeatures; each is off unless set.
+struct FusedOptions {
+  std::optional<DateFieldOptions> date_fields;  // as ParseDateFields
+  NullPolicy nulls = NullPolicy::keep;          // as DropNulls
+  std::optional<KeyCase> key_case;              // as RenameKeys
+  std::string key_case_name;                    // for its errors
+  std::optional<DateFormat> dates;              // as FormatDates
+};
+
+namespace detail {
+
+/// --key-case for FusedFeatures: what RenameKeys does, reworked for names
+/// that mostly need no renaming and rarely repeat in place.
+///
+/// A name already in the style (keeps_name) is taken as it is when its
+/// view stays valid until the document ends; other names are renamed once
+/// and remembered, found by their place among the remembered names of the
+/// last object at the same depth (records repeat their keys) or by a hash.
+/// Two members collide only if one of them is renamed: each object keeps
+/// bit filters of its members' new names so that most members are written
+/// without searching the others.
+class KeyRenamer {
+ public:
+  KeyRenamer(KeyCase style, std::string_view style_name);
+  KeyRenamer(const KeyRenamer&) = delete;
+  KeyRenamer& operator=(const KeyRenamer&) = delete;
+
+  struct Target {
+    bool ambiguous = false;  // more than one remembered name becomes it
+    bool kept = false;       // a name spelled like it is kept as it is
+  };
+  /// A member name as read and as written; both valid until end_document.
+  struct Renamed {
+    std::string_view name;
+    std::string_view renamed;
+    const Target* target = nullptr;  // null: kept as it is, unremembered
+  };
+
+  void open_object();
+  void close_object();
+  /// `stable`: `name` stays valid until end_document.
+  Renamed rename(std::string_view name, bool stable);
+  /// Records a member of the innermost object that is written. Throws
+  /// Error(unsupported) when another member was renamed to the same name.
+  void add_member(const Renamed& r);
+  /// Forgets the names remembered once there are too many.
+  void end_document();
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+  struct Known {
+    const std::string* renamed;
+    Target* target;
+  };
+  using KnownMap =
+      std::unordered_map<std::string, Known, Hash, std::equal_to<>>;
+  using Entry = KnownMap::value_type;
+  struct Member {
+    std::string_view name;
+    std::string_view renamed;
+  };
+  // A 256-bit filter of new names, by length and first and last bytes.
+  using Filter = std::array<std::uint64_t, 4>;
+  struct Level {
+    std::vector<Member> members;  // written so far, for collisions
+    Filter all{};                 // every member's new name
+    Filter renamed{};             // the new names of renamed members
+    std::unordered_map<std::string_view, std::string_view> index;
+    bool indexed = false;            // index holds members (large objects)
+    std::vector<const Entry*> seen;  // remembered names read so far
+    std::vector<const Entry*> prev;  // `seen` of the last closed object
+  };
+  struct Slot {
+    std::uint64_t hash = 0;
+    const Entry* entry = nullptr;
+  };
+
+  const Entry* find_or_add(std::string_view name);
+  void index(const Entry* entry, std::uint64_t hash);
+
+  KeyCase style_;
+  std::string style_name_;
+  std::string buf_;
+  // Node-based maps keep the pointers held elsewhere valid.
+  std::unordered_map<std::string, Target, Hash, std::equal_to<>> targets_;
+  KnownMap known_;
+  // An open-addressing index over known_ (FNV-1a, linear probing): cheaper
+  // than the map's own lookup for short names.
+  std::vector<Slot> slots_;
+  std::vector<Level> levels_;  // one per open object, reused
+  std::size_t depth_ = 0;
+};
+
+}  // namespace detail
+
+/// The steps of `FusedOptions` in one handler: dates read at --date-fields
+/// paths, nulls dropped, keys renamed, dates formatted, in that order, with
+/// the results and errors of the separate transforms.
+template <class Next>
+class FusedFeatures final : public Handler {
+ public:
+  FusedFeatures(Next& next, FusedOptions options);
+  ~FusedFeatures() override;
+
+  Flow begin_object() override;
+  Flow key(std::string_view name) override;
+  void end_object() override;
+  Flow begin_array() override;
+  void end_array() override;
+  void null_value() override;
+  void bool_value(bool b) override;
+  void int_value(std::int64_t v) override;
+  void uint_value(std::uint64_t v) override;
+  void double_value(double v) override;
+  void number_text(std::string_view text) override;
+  void string_value(std::string_view s) override;
+  void bytes_value(std::span<const std::uint8_t> b) override;
+  void timestamp_value(const Timestamp& t) override;
+  void annotation(const Annotation& a) override;
+  void end_document() override;
+
+  /// key() for a name that needs no escaping (no '"', '\\' or control
+  /// character) and stays valid until end_document: the JSON reader's
+  /// escape-free keys, which point into the document being read.
+  Flow plain_key(std::string_view name);
+  /// string_value() for text that needs no escaping.
+  void plain_string(std::string_view s);
+
+ private:
+  using Renamed = detail::KeyRenamer::Renamed;
+
+  /// Enters the location of a value (--date-fields); true when a rule
+  /// selects it.
+  bool selected();
+  void value_end();
+  Flow on_key(std::string_view name, bool plain);
+  void on_string(std::string_view s, bool plain);
+  void on_number(std::string_view text);
+  /// Sends the held key, if any. False when the consumer skipped or
+  /// stopped: then the value must not be sent. Sets `flow`.
+  bool release(Flow& flow);
+  bool release() {
+    Flow f;
+    return release(f);
+  }
+  Flow send_key(const Renamed& k, bool plain);
+  void send_timestamp(const Timestamp& t);
+  Flow opened(Flow f, bool is_array);
+
+  Next& next_;
+  std::optional<DateFieldReader> date_reader_;
+  std::optional<PathTracker> tracker_;  // with date_reader_
+  std::optional<detail::KeyRenamer> keys_;
+  std::optional<DateFormatter> date_writer_;
+  bool drop_ = false;      // --nulls=drop or drop-all
+  bool drop_all_ = false;  // also null array elements
+  bool stopped_ = false;   // the consumer said stop (while dropping)
+  // The key held back until its value shows whether the member stays.
+  bool has_key_ = false;
+  bool key_plain_ = false;
+  Renamed key_;
+  std::string key_copy_;        // the held key when it is not stable
+  std::vector<bool> in_array_;  // per open container, for drop-all
+};
+
+extern template class FusedFeatures<Handler>;
+
+}  // namespace jbx::transforms

@@ -1,0 +1,306 @@
+// The member definitions of FusedFeatures (fused.h), included only where it
+// is explicitly instantiated: fused.cpp (Handler) and
+// formats/json/json_fused.cpp (JsonWriter).
+#pragma once
+
+#include <fmt/format.h>
+
+#include "core/transforms/fused.h"
+
+namespace jbx::transforms {
+
+namespace detail {
+
+template <class N>
+concept TakesPlainText = requires(N& n, std::string_view s) {
+  n.plain_string(s);
+  n.plain_key(s);
+};
+
+}  // namespace detail
+
+template <class Next>
+FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
+    : next_(next),
+      drop_(o.nulls != NullPolicy::keep),
+      drop_all_(o.nulls == NullPolicy::drop_all) {
+  if (o.date_fields) {
+    date_reader_.emplace(std::move(*o.date_fields));
+    tracker_.emplace(date_reader_->options().fields);
+  }
+  if (o.key_case) keys_.emplace(*o.key_case, o.key_case_name);
+  if (o.dates) date_writer_.emplace(std::move(*o.dates));
+}
+
+template <class Next>
+FusedFeatures<Next>::~FusedFeatures() = default;
+
+template <class Next>
+bool FusedFeatures<Next>::selected() {
+  if (!tracker_) return false;
+  tracker_->on_value_begin();
+  return tracker_->selected() >= 0;
+}
+
+template <class Next>
+void FusedFeatures<Next>::value_end() {
+  if (tracker_) tracker_->on_value_end();
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::send_key(const Renamed& k, bool plain) {
+  if (keys_) keys_->add_member(k);
+  if constexpr (detail::TakesPlainText<Next>) {
+    // Renaming only recases ASCII letters and drops or inserts '_' and
+    // '-': an escape-free name stays escape-free.
+    if (plain) return next_.plain_key(k.renamed);
+  }
+  return next_.key(k.renamed);
+}
+
+template <class Next>
+bool FusedFeatures<Next>::release(Flow& flow) {
+  flow = stopped_ ? Flow::stop : Flow::visit;
+  if (!has_key_) return !stopped_;
+  has_key_ = false;
+  flow = send_key(key_, key_plain_);
+  if (flow == Flow::stop) stopped_ = true;
+  return flow == Flow::visit;
+}
+
+template <class Next>
+void FusedFeatures<Next>::send_timestamp(const Timestamp& t) {
+  if (!release()) return;
+  if (!date_writer_) {
+    next_.timestamp_value(t);
+    return;
+  }
+  const DateFormatter::Result r = date_writer_->format(t);
+  if (r.is_number) {
+    next_.int_value(r.number);
+  } else {
+    next_.string_value(r.text);
+  }
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::on_key(std::string_view name, bool plain) {
+  if (tracker_) tracker_->on_key(name);
+  Flow f = Flow::stop;
+  if (!drop_) {
+    f = send_key(
+        keys_ ? keys_->rename(name, plain) : Renamed{name, name, nullptr},
+        plain);
+  } else if (!stopped_) {
+    // Hold the key until its value shows whether the member is dropped.
+    // Names that outlive this call (plain ones, renamed ones) are held as
+    // views; others are copied.
+    if (keys_) {
+      key_ = keys_->rename(name, plain);
+    } else if (plain) {
+      key_ = Renamed{name, name, nullptr};
+    } else {
+      key_copy_.assign(name);
+      key_ = Renamed{key_copy_, key_copy_, nullptr};
+    }
+    key_plain_ = plain;
+    has_key_ = true;
+    return Flow::visit;
+  }
+  if (f != Flow::visit) value_end();
+  return f;
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::key(std::string_view name) {
+  return on_key(name, false);
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::plain_key(std::string_view name) {
+  return on_key(name, true);
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::opened(Flow f, bool is_array) {
+  if (f == Flow::visit) {
+    if (drop_all_) in_array_.push_back(is_array);
+    if (keys_ && !is_array) keys_->open_object();
+  } else if (f == Flow::stop && drop_) {
+    stopped_ = true;
+  }
+  if (tracker_) {
+    if (f == Flow::visit) {
+      tracker_->on_open(is_array);
+    } else {
+      tracker_->on_value_end();
+    }
+  }
+  return f;
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::begin_object() {
+  if (selected()) date_reader_->not_a_date("an object", *tracker_);
+  Flow f;
+  if (!release(f)) {
+    value_end();
+    return f;
+  }
+  return opened(next_.begin_object(), false);
+}
+
+template <class Next>
+void FusedFeatures<Next>::end_object() {
+  if (drop_all_) in_array_.pop_back();
+  if (keys_) keys_->close_object();
+  next_.end_object();
+  if (tracker_) tracker_->on_close();
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::begin_array() {
+  if (selected()) date_reader_->not_a_date("an array", *tracker_);
+  Flow f;
+  if (!release(f)) {
+    value_end();
+    return f;
+  }
+  return opened(next_.begin_array(), true);
+}
+
+template <class Next>
+void FusedFeatures<Next>::end_array() {
+  if (drop_all_) in_array_.pop_back();
+  next_.end_array();
+  if (tracker_) tracker_->on_close();
+}
+
+template <class Next>
+void FusedFeatures<Next>::null_value() {
+  selected();  // a null at a date path stays null
+  if (has_key_) {
+    has_key_ = false;  // the member disappears with its key
+  } else if (!(drop_all_ && !in_array_.empty() && in_array_.back()) &&
+             !stopped_) {
+    next_.null_value();
+  }
+  value_end();
+}
+
+template <class Next>
+void FusedFeatures<Next>::bool_value(bool b) {
+  if (selected()) date_reader_->not_a_date(b ? "true" : "false", *tracker_);
+  if (release()) next_.bool_value(b);
+  value_end();
+}
+
+template <class Next>
+void FusedFeatures<Next>::on_number(std::string_view text) {
+  Timestamp t;
+  if (date_reader_->number(text, *tracker_, t)) {
+    send_timestamp(t);
+  } else if (release()) {
+    next_.number_text(text);
+  }
+}
+
+template <class Next>
+void FusedFeatures<Next>::int_value(std::int64_t v) {
+  if (selected()) {
+    on_number(fmt::format("{}", v));
+  } else if (release()) {
+    next_.int_value(v);
+  }
+  value_end();
+}
+
+template <class Next>
+void FusedFeatures<Next>::uint_value(std::uint64_t v) {
+  if (selected()) {
+    on_number(fmt::format("{}", v));
+  } else if (release()) {
+    next_.uint_value(v);
+  }
+  value_end();
+}
+
+template <class Next>
+void FusedFeatures<Next>::double_value(double v) {
+  if (selected()) {
+    on_number(fmt::format("{}", v));
+  } else if (release()) {
+    next_.double_value(v);
+  }
+  value_end();
+}
+
+template <class Next>
+void FusedFeatures<Next>::number_text(std::string_view text) {
+  if (selected()) {
+    on_number(text);
+  } else if (release()) {
+    next_.number_text(text);
+  }
+  value_end();
+}
+
+template <class Next>
+void FusedFeatures<Next>::on_string(std::string_view s, bool plain) {
+  Timestamp t;
+  if (selected() && date_reader_->text(s, *tracker_, t)) {
+    send_timestamp(t);
+  } else if (release()) {
+    if constexpr (detail::TakesPlainText<Next>) {
+      if (plain) {
+        next_.plain_string(s);
+      } else {
+        next_.string_value(s);
+      }
+    } else {
+      next_.string_value(s);
+    }
+  }
+  value_end();
+}
+
+template <class Next>
+void FusedFeatures<Next>::string_value(std::string_view s) {
+  on_string(s, false);
+}
+
+template <class Next>
+void FusedFeatures<Next>::plain_string(std::string_view s) {
+  on_string(s, true);
+}
+
+template <class Next>
+void FusedFeatures<Next>::bytes_value(std::span<const std::uint8_t> b) {
+  if (selected()) date_reader_->not_a_date("a byte string", *tracker_);
+  if (release()) next_.bytes_value(b);
+  value_end();
+}
+
+template <class Next>
+void FusedFeatures<Next>::timestamp_value(const Timestamp& t) {
+  selected();  // already a date
+  send_timestamp(t);
+  value_end();
+}
+
+template <class Next>
+void FusedFeatures<Next>::annotation(const Annotation& a) {
+  // An annotated null is a typed value, so its member is kept.
+  if (release()) next_.annotation(a);
+}
+
+template <class Next>
+void FusedFeatures<Next>::end_document() {
+  has_key_ = false;
+  stopped_ = false;
+  in_array_.clear();
+  if (keys_) keys_->end_document();
+  next_.end_document();
+}
+
+}  // namespace jbx::transforms

@@ -1,0 +1,205 @@
+#include "core/transforms/fused.h"
+
+#include <fmt/format.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include <memory>
+#include <random>
+
+#include "core/error.h"
+#include "core/transforms/transform_test_util.h"
+#include "formats/json/json_fused.h"
+
+namespace tf = jbx::transforms;
+using jbx::Handler;
+using tf::testing::run;
+
+namespace {
+
+struct Features {
+  std::vector<std::string> date_fields;
+  tf::NullPolicy nulls = tf::NullPolicy::keep;
+  std::optional<tf::KeyCase> key_case;
+  std::string date_format;  // "" for none
+  bool keep_errors = false;
+};
+
+tf::FusedOptions options(const Features& f) {
+  tf::FusedOptions o;
+  if (!f.date_fields.empty()) {
+    tf::DateFieldOptions d;
+    for (const std::string& p : f.date_fields) {
+      d.fields.push_back(tf::parse_rule_path("date-fields", p));
+    }
+    d.keep_errors = f.keep_errors;
+    o.date_fields = std::move(d);
+  }
+  o.nulls = f.nulls;
+  o.key_case = f.key_case;
+  o.key_case_name = "case";
+  if (!f.date_format.empty()) {
+    o.dates = tf::DateFormat::parse(f.date_format, jbx::datetime::TimeZone());
+  }
+  return o;
+}
+
+/// The separate transforms, in the order the command line chains them.
+tf::testing::Make chain(const Features& f) {
+  return [f](Handler& next) -> std::unique_ptr<Handler> {
+    struct Chain final : jbx::ForwardingHandler {
+      Chain(Handler& front, std::vector<std::unique_ptr<Handler>> parts)
+          : ForwardingHandler(front), parts_(std::move(parts)) {}
+      std::vector<std::unique_ptr<Handler>> parts_;
+    };
+    tf::FusedOptions o = options(f);
+    std::vector<std::unique_ptr<Handler>> parts;
+    Handler* h = &next;
+    if (o.dates) {
+      parts.push_back(std::make_unique<tf::FormatDates>(*h, *o.dates));
+      h = parts.back().get();
+    }
+    if (o.key_case) {
+      parts.push_back(
+          std::make_unique<tf::RenameKeys>(*h, *o.key_case, "case"));
+      h = parts.back().get();
+    }
+    if (o.nulls != tf::NullPolicy::keep) {
+      parts.push_back(std::make_unique<tf::DropNulls>(*h, o.nulls));
+      h = parts.back().get();
+    }
+    if (o.date_fields) {
+      parts.push_back(
+          std::make_unique<tf::ParseDateFields>(*h, *o.date_fields));
+      h = parts.back().get();
+    }
+    Handler& front = *h;
+    return std::make_unique<Chain>(front, std::move(parts));
+  };
+}
+
+/// FusedFeatures in front of the JSON writer (the reader calls it
+/// directly) or, with `generic`, through the Handler interface.
+tf::testing::Make fused(const Features& f, bool generic) {
+  return [f, generic](Handler& next) -> std::unique_ptr<Handler> {
+    auto* w = dynamic_cast<jbx::JsonWriter*>(&next);
+    if (w != nullptr && !generic) {
+      return std::make_unique<tf::FusedFeatures<jbx::JsonWriter>>(*w,
+                                                                  options(f));
+    }
+    return std::make_unique<tf::FusedFeatures<Handler>>(next, options(f));
+  };
+}
+
+/// Output, or "error: MESSAGE".
+std::string outcome(std::string_view json, const tf::testing::Make& make) {
+  try {
+    return run(json, make);
+  } catch (const jbx::Error& e) {
+    return "error: " + e.message;
+  }
+}
+
+void check_same(std::string_view json, const Features& f) {
+  const std::string want = outcome(json, chain(f));
+  BOOST_TEST(outcome(json, fused(f, false)) == want, json);
+  BOOST_TEST(outcome(json, fused(f, true)) == want, json);
+}
+
+const char* const kDocs[] = {
+    R"({"userId":1,"user_name":null,"createdAt":"2024-01-02T03:04:05Z"})",
+    R"([{"createdAt":"2024-01-02T03:04:05+08:00","a":null,"HTTPServer":[null,1,{"x":null}]},
+        {"createdAt":null,"paidAt":1700000000000,"Total":{"subTotal":2}}])",
+    R"({"a":{"b":null},"c":[null,null],"d":null} {"e":null} null [null])",
+    R"({"user_id":1,"userId":2})",
+    R"({"userId":2,"user_id":1})",
+    R"({"total":1,"Total":2})",
+    R"({"Total":1,"total":2})",
+    R"({"total":null,"Total":2})",
+    R"({"a":1,"a":2,"A":3})",
+    R"({"a_b":{"aB":null,"a_b":1},"aB":[{"a_b":1},{"aB":2}]})",
+    R"({"esc\u0041pe":"x\ny","k\"q":"v","plain":"\u00e9"})",
+    R"([{"createdAt":"not a date"}])",
+    R"([{"createdAt":true}])",
+    R"([{"createdAt":{"x":1}}])",
+    R"([{"createdAt":[1]}])",
+    R"([{"createdAt":1.5e3}])",
+    R"([{"createdAt":-1500}])",
+    R"([[{"createdAt":"2024-01-02"}],{"deep":{"createdAt":"x"}}])",
+    R"({"createdAt":"2024-01-02T03:04:05Z","nested":{"createdAt":"y"}})",
+    R"({"":null,"_":1,"__a":2,"a__b":3,"a_":4,"-a":5," a":6})",
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(fused_features)
+
+BOOST_AUTO_TEST_CASE(same_output_and_errors_as_the_separate_transforms) {
+  const std::vector<std::vector<std::string>> fields = {
+      {}, {"$[*].createdAt", "$[*].paidAt"}, {"$.createdAt"}, {"$..createdAt"}};
+  const tf::NullPolicy nulls[] = {tf::NullPolicy::keep, tf::NullPolicy::drop,
+                                  tf::NullPolicy::drop_all};
+  const std::optional<tf::KeyCase> cases[] = {
+      std::nullopt,       tf::KeyCase::snake,  tf::KeyCase::camel,
+      tf::KeyCase::kebab, tf::KeyCase::pascal, tf::KeyCase::upper_snake,
+      tf::KeyCase::lower};
+  for (const auto& fl : fields) {
+    for (const tf::NullPolicy n : nulls) {
+      for (const auto& c : cases) {
+        for (const bool keep : {false, true}) {
+          Features f;
+          f.date_fields = fl;
+          f.nulls = n;
+          f.key_case = c;
+          f.keep_errors = keep;
+          f.date_format = fl.empty() ? "" : "yyyy-MM-dd HH:mm:ss";
+          for (const char* doc : kDocs) check_same(doc, f);
+        }
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(collisions_found_in_large_objects) {
+  // Beyond the members searched one by one, names are indexed.
+  for (const bool camel_first : {false, true}) {
+    std::string doc = "{";
+    for (int i = 0; i < 200; ++i) doc += fmt::format("\"k{}\":{},", i, i);
+    doc += camel_first ? R"("aB":1,"a_b":2})" : R"("a_b":1,"aB":2})";
+    Features f;
+    f.key_case = tf::KeyCase::snake;
+    check_same(doc, f);
+    BOOST_TEST(outcome(doc, fused(f, false)).starts_with("error: "));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(keeps_name_only_for_names_renamed_to_themselves) {
+  // Random names over the characters that matter to renaming.
+  const std::string chars = "aZ0_- .\xc3\xa9";
+  std::mt19937 rng(7);
+  const tf::KeyCase styles[] = {tf::KeyCase::camel,       tf::KeyCase::snake,
+                                tf::KeyCase::kebab,       tf::KeyCase::pascal,
+                                tf::KeyCase::upper_snake, tf::KeyCase::lower};
+  int kept = 0;
+  for (int n = 0; n < 20000; ++n) {
+    std::string name;
+    const std::size_t len = rng() % 7;
+    for (std::size_t i = 0; i < len; ++i) name += chars[rng() % chars.size()];
+    for (const tf::KeyCase s : styles) {
+      if (!tf::keeps_name(name, s)) continue;
+      ++kept;
+      std::string out;
+      tf::rename_key(name, s, out);
+      BOOST_TEST(out == name);
+    }
+  }
+  BOOST_TEST(kept > 1000);
+  BOOST_TEST(tf::keeps_name("user_id", tf::KeyCase::snake));
+  BOOST_TEST(tf::keeps_name("user-id", tf::KeyCase::kebab));
+  BOOST_TEST(tf::keeps_name("userid", tf::KeyCase::camel));
+  BOOST_TEST(!tf::keeps_name("userId", tf::KeyCase::snake));
+  BOOST_TEST(!tf::keeps_name("a__b", tf::KeyCase::snake));
+  BOOST_TEST(!tf::keeps_name("_-a", tf::KeyCase::kebab));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
