@@ -47,12 +47,52 @@ std::uint64_t fnv1a(std::string_view s) {
 }  // namespace
 
 KeyRenamer::KeyRenamer(KeyCase style, std::string_view style_name)
-    : style_(style), style_name_(style_name) {}
+    : style_(style), style_name_(style_name) {
+  // The rules of keeps_name() as a table, for the styles where a name kept
+  // is made of words joined by at most single joiners.
+  char joiner = 0;
+  switch (style) {
+    case KeyCase::snake:
+      joiner = '_';
+      break;
+    case KeyCase::kebab:
+      joiner = '-';
+      break;
+    case KeyCase::camel:
+    case KeyCase::lower:
+      break;
+    case KeyCase::pascal:
+    case KeyCase::upper_snake:
+      return;
+  }
+  table_ = true;
+  for (int c = 'A'; c <= 'Z'; ++c) class_[static_cast<std::size_t>(c)] = 2;
+  if (style != KeyCase::lower) {
+    for (const char c : {'_', '-', ' '}) {
+      class_[static_cast<unsigned char>(c)] = c == joiner ? 1 : 2;
+    }
+  }
+}
+
+bool KeyRenamer::kept(std::string_view name) const {
+  if (!table_) return keeps_name(name, style_);
+  std::size_t i = 0;
+  while (i < name.size() && name[i] == '_') ++i;
+  if (i == name.size()) return true;
+  unsigned prev = 1;  // a word must come first: "_-a" becomes "_a"
+  for (; i < name.size(); ++i) {
+    const unsigned c = class_[static_cast<unsigned char>(name[i])];
+    if (c == 2 || (c == 1 && prev == 1)) return false;  // "a__b": "a_b"
+    prev = c;
+  }
+  return prev == 0;  // "a_" becomes "a"
+}
 
 void KeyRenamer::open_object() {
   if (levels_.size() <= depth_) levels_.emplace_back();
   Level& l = levels_[depth_++];
   l.members.clear();
+  l.shape = -1;
   l.all = {};
   l.renamed = {};
   if (l.indexed) {
@@ -64,18 +104,42 @@ void KeyRenamer::open_object() {
 
 void KeyRenamer::close_object() {
   Level& l = levels_[--depth_];
-  l.prev.swap(l.seen);
+  if (l.seen.empty()) return;  // no shape to remember
+  unsigned k = 0;
+  if (l.shape >= 0) {
+    k = static_cast<unsigned>(l.shape);
+  } else {
+    k = l.next_shape;
+    l.next_shape = (k + 1) % l.recent.size();
+  }
+  l.recent[k].swap(l.seen);
 }
 
-KeyRenamer::Renamed KeyRenamer::rename(std::string_view name, bool stable) {
-  if (stable && keeps_name(name, style_)) return {name, name, nullptr};
+void KeyRenamer::rename(std::string_view name, bool stable, Renamed& out) {
+  if (stable && kept(name)) {
+    out = Renamed{name, name, nullptr};
+    return;
+  }
   Level& l = levels_[depth_ - 1];
   const std::size_t i = l.seen.size();
-  const Entry* e = i < l.prev.size() && l.prev[i]->first == name
-                       ? l.prev[i]
-                       : find_or_add(name);
+  if (i == 0) {
+    // The first remembered name picks the shape this object follows.
+    for (std::size_t k = 0; k < l.recent.size(); ++k) {
+      if (!l.recent[k].empty() && l.recent[k][0]->first == name) {
+        l.shape = static_cast<int>(k);
+        break;
+      }
+    }
+  }
+  const Entry* e = nullptr;
+  if (l.shape >= 0) {
+    const std::vector<const Entry*>& prev =
+        l.recent[static_cast<std::size_t>(l.shape)];
+    if (i < prev.size() && prev[i]->first == name) e = prev[i];
+  }
+  if (e == nullptr) e = find_or_add(name);
   l.seen.push_back(e);
-  return {e->first, *e->second.renamed, e->second.target};
+  out = Renamed{e->first, *e->second.renamed, e->second.target};
 }
 
 const KeyRenamer::Entry* KeyRenamer::find_or_add(std::string_view name) {
@@ -168,8 +232,10 @@ void KeyRenamer::end_document() {
   if (known_.size() > kMaxKnown) {
     for (Level& l : levels_) {
       l.members.clear();
+      l.shape = -1;
       l.seen.clear();
-      l.prev.clear();
+      for (auto& r : l.recent) r.clear();
+      l.shape = -1;
     }
     known_.clear();
     targets_.clear();

@@ -68,8 +68,10 @@ class KeyRenamer {
 
   void open_object();
   void close_object();
-  /// `stable`: `name` stays valid until end_document.
-  Renamed rename(std::string_view name, bool stable);
+  /// Sets `out` for `name`. `stable`: `name` stays valid until
+  /// end_document. (An out parameter: the caller holds the result in
+  /// place, and copying a returned one cost more than the rest.)
+  void rename(std::string_view name, bool stable, Renamed& out);
   /// Records a member of the innermost object that is written. Throws
   /// Error(unsupported) when another member was renamed to the same name.
   void add_member(const Renamed& r);
@@ -103,7 +105,12 @@ class KeyRenamer {
     std::unordered_map<std::string_view, std::string_view> index;
     bool indexed = false;            // index holds members (large objects)
     std::vector<const Entry*> seen;  // remembered names read so far
-    std::vector<const Entry*> prev;  // `seen` of the last closed object
+    // `seen` of the last objects of a few shapes at this depth (records
+    // nest objects of different kinds at one depth), and the one that this
+    // object's first remembered name chose, or -1.
+    std::array<std::vector<const Entry*>, 4> recent;
+    int shape = -1;
+    unsigned next_shape = 0;  // the one to replace next
   };
   struct Slot {
     std::uint64_t hash = 0;
@@ -113,8 +120,14 @@ class KeyRenamer {
   const Entry* find_or_add(std::string_view name);
   void index(const Entry* entry, std::uint64_t hash);
 
+  /// keeps_name() by a table of the style's character classes.
+  bool kept(std::string_view name) const;
+
   KeyCase style_;
   std::string style_name_;
+  // keeps_name() by character: 0 in a word, 1 joins words, 2 is renamed.
+  std::array<std::uint8_t, 256> class_{};
+  bool table_ = false;  // class_ decides (else keeps_name())
   std::string buf_;
   // Node-based maps keep the pointers held elsewhere valid.
   std::unordered_map<std::string, Target, Hash, std::equal_to<>> targets_;

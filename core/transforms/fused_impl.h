@@ -88,15 +88,15 @@ Flow FusedFeatures<Next>::on_key(std::string_view name, bool plain) {
   if (tracker_) tracker_->on_key(name);
   Flow f = Flow::stop;
   if (!drop_) {
-    f = send_key(
-        keys_ ? keys_->rename(name, plain) : Renamed{name, name, nullptr},
-        plain);
+    Renamed k{name, name, nullptr};
+    if (keys_) keys_->rename(name, plain, k);
+    f = send_key(k, plain);
   } else if (!stopped_) {
     // Hold the key until its value shows whether the member is dropped.
     // Names that outlive this call (plain ones, renamed ones) are held as
     // views; others are copied.
     if (keys_) {
-      key_ = keys_->rename(name, plain);
+      keys_->rename(name, plain, key_);
     } else if (plain) {
       key_ = Renamed{name, name, nullptr};
     } else {

@@ -173,6 +173,40 @@ BOOST_AUTO_TEST_CASE(collisions_found_in_large_objects) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_names) {
+  // Names over the characters that matter to renaming, few enough that
+  // objects repeat names and collide.
+  const std::string chars = "aZ_- ";
+  std::mt19937 rng(11);
+  const tf::KeyCase styles[] = {tf::KeyCase::camel,       tf::KeyCase::snake,
+                                tf::KeyCase::kebab,       tf::KeyCase::pascal,
+                                tf::KeyCase::upper_snake, tf::KeyCase::lower};
+  for (int n = 0; n < 300; ++n) {
+    std::string doc;
+    for (int d = 0; d < 3; ++d) {
+      doc += "{";
+      const std::size_t members = 1 + rng() % 5;
+      for (std::size_t m = 0; m < members; ++m) {
+        std::string name;
+        const std::size_t len = rng() % 4;
+        for (std::size_t i = 0; i < len; ++i) {
+          name += chars[rng() % chars.size()];
+        }
+        doc += fmt::format("{}\"{}\":{}", m > 0 ? "," : "", name,
+                           rng() % 3 == 0 ? "null" : "1");
+      }
+      doc += "}";
+    }
+    for (const tf::KeyCase s : styles) {
+      Features f;
+      f.key_case = s;
+      check_same(doc, f);
+      f.nulls = tf::NullPolicy::drop;
+      check_same(doc, f);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(keeps_name_only_for_names_renamed_to_themselves) {
   // Random names over the characters that matter to renaming.
   const std::string chars = "aZ0_- .\xc3\xa9";
