@@ -176,12 +176,45 @@ inline TextScan scan_text(const std::uint8_t* s, std::size_t n,
   return r;
 }
 
-/// Delivers a scanned string: the JSON writer copies a plain one as is.
+/// Index of the first byte of s[0..n) that is a control character, '"',
+/// '\\' or >= 0x80, or n when there is none; `readable_end` as for
+/// scan_text. For text that is not UTF-8 (JSONB's Latin-1 strings): n means
+/// plain ASCII.
+inline std::size_t first_special(const std::uint8_t* s, std::size_t n,
+                                 const std::uint8_t* readable_end) {
+  using namespace text_scan;
+  const auto readable = static_cast<std::size_t>(readable_end - s);
+  std::size_t i = 0;
+  while (i < n) {
+    std::uint64_t m = 0;
+    if (i + kWord <= n) {
+      m = special(s + i);
+    } else if (i + kWord <= readable) {
+      m = special(s + i) & first_bytes(n - i);
+      if (m == 0) return n;
+    } else {
+      const std::uint8_t c = s[i];
+      if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return i;
+      ++i;
+      continue;
+    }
+    if (m != 0) {
+      return i + static_cast<std::size_t>(std::countr_zero(m)) / kBitsPerByte;
+    }
+    i += kWord;
+  }
+  return n;
+}
+
+/// Delivers a scanned string. `readable` is how many bytes from s.data()
+/// may be read (at least s.size()): the JSON writer copies a plain one in
+/// whole words when it can.
 template <class H>
-inline void emit_string(H& h, std::string_view s, bool plain) {
+inline void emit_string(H& h, std::string_view s, bool plain,
+                        std::size_t readable) {
   if constexpr (std::is_same_v<H, JsonWriter>) {
     if (plain) {
-      h.plain_string(s);
+      h.direct_string(s, readable);
       return;
     }
   }
@@ -190,11 +223,23 @@ inline void emit_string(H& h, std::string_view s, bool plain) {
 
 /// Delivers a scanned map key, like emit_string.
 template <class H>
-inline Flow emit_key(H& h, std::string_view s, bool plain) {
+inline Flow emit_key(H& h, std::string_view s, bool plain,
+                     std::size_t readable) {
   if constexpr (std::is_same_v<H, JsonWriter>) {
-    if (plain) return h.plain_key(s);
+    if (plain) return h.direct_key(s, readable);
   }
   return h.key(s);
+}
+
+/// Delivers an integer; the JSON writer's inline form when it is the
+/// handler.
+template <class H>
+inline void emit_int(H& h, std::int64_t v) {
+  if constexpr (std::is_same_v<H, JsonWriter>) {
+    h.direct_int(v);
+  } else {
+    h.int_value(v);
+  }
 }
 
 }  // namespace jbx::detail

@@ -259,7 +259,7 @@ class Decoder {
       case 0:
         if (h == nullptr) return;
         if (hd.arg <= static_cast<std::uint64_t>(INT64_MAX)) {
-          h->int_value(static_cast<std::int64_t>(hd.arg));
+          detail::emit_int(*h, static_cast<std::int64_t>(hd.arg));
         } else {
           h->uint_value(hd.arg);
         }
@@ -267,11 +267,9 @@ class Decoder {
       case 1:
         if (h == nullptr) return;
         if (hd.arg <= static_cast<std::uint64_t>(INT64_MAX)) {
-          h->int_value(-1 - static_cast<std::int64_t>(hd.arg));
+          detail::emit_int(*h, -1 - static_cast<std::int64_t>(hd.arg));
         } else {
-          // -1 - arg is below INT64_MIN: exact text.
-          h->number_text(
-              "-" + cbor::detail::decimal_increment(std::to_string(hd.arg)));
+          big_negative(h, hd.arg);
         }
         return;
       case 2: {
@@ -281,7 +279,7 @@ class Decoder {
       }
       case 3: {
         const Text t = text(hd);
-        if (h != nullptr) detail::emit_string(*h, t.s, t.plain);
+        if (h != nullptr) detail::emit_string(*h, t.s, t.plain, t.readable);
         return;
       }
       case 4:
@@ -416,12 +414,17 @@ class Decoder {
 
   struct Text {
     std::string_view s;
-    bool plain;  // nothing for JSON to escape
+    bool plain;            // nothing for JSON to escape
+    std::size_t readable;  // bytes that may be read from s.data()
   };
   [[gnu::always_inline]] Text text(const Head& hd) {
     bool plain = true;
     const auto s = hd.indefinite ? chunks(hd, plain) : definite_text(hd, plain);
-    return {{reinterpret_cast<const char*>(s.data()), s.size()}, plain};
+    // Chunks are joined in scratch_; a definite string lies in the input.
+    const std::size_t readable =
+        hd.indefinite ? s.size() : static_cast<std::size_t>(end_ - s.data());
+    return {
+        {reinterpret_cast<const char*>(s.data()), s.size()}, plain, readable};
   }
 
   void check_depth(const Head& hd, std::uint32_t depth) {
@@ -444,8 +447,16 @@ class Decoder {
     return stopped_ ? nullptr : h;
   }
 
+  // -1 - arg is below INT64_MIN: exact text.
   template <class H>
-  void array(const Head& hd, H* h, std::uint32_t depth) {
+  [[gnu::noinline]] static void big_negative(H* h, std::uint64_t arg) {
+    h->number_text("-" + cbor::detail::decimal_increment(std::to_string(arg)));
+  }
+
+  // Containers and tags are not inlined into item(): it runs once per
+  // value and stays small that way.
+  template <class H>
+  [[gnu::noinline]] void array(const Head& hd, H* h, std::uint32_t depth) {
     check_depth(hd, depth);
     // Every item takes at least one byte: a count beyond the input is a
     // lie, caught before any work is done for it.
@@ -491,7 +502,7 @@ class Decoder {
       const Head hd = head();
       const Text t = text(hd);
       if (c == nullptr) return nullptr;
-      return child(c, detail::emit_key(*c, t.s, t.plain));
+      return child(c, detail::emit_key(*c, t.s, t.plain, t.readable));
     }
     if (opts_.keys_error) {
       fail(Errc::type_mismatch,
@@ -520,7 +531,7 @@ class Decoder {
   }
 
   template <class H>
-  void map(const Head& hd, H* h, std::uint32_t depth) {
+  [[gnu::noinline]] void map(const Head& hd, H* h, std::uint32_t depth) {
     check_depth(hd, depth);
     if (!hd.indefinite && hd.arg > left() / 2 && !sniffing_) {
       fail(Errc::unexpected_end,
@@ -750,7 +761,7 @@ class Decoder {
   }
 
   template <class H>
-  void tag(const Head& hd, H* h, std::uint32_t depth) {
+  [[gnu::noinline]] void tag(const Head& hd, H* h, std::uint32_t depth) {
     check_depth(hd, depth);
     if (at_end()) fail_end("tag");
     const std::uint64_t t = hd.arg;

@@ -152,6 +152,7 @@ JsonWriter::JsonWriter(Sink& out, const WriteOptions& o) : out_(out), opt_(o) {
   indent_.assign(1, '\n');
   indent_.append(4096, opt_.tab ? '\t' : ' ');
   stack_.reserve(64);
+  direct_ = !pretty_ && !opt_.color && !opt_.ascii;
 }
 
 void JsonWriter::newline_indent(std::size_t depth) {

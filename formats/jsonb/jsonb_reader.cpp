@@ -11,9 +11,10 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
-#include <simdjson.h>
 
 #include "core/error.h"
+#include "formats/binary_text.h"
+#include "formats/json/json_writer.h"
 #include "formats/jsonb/jsonb_number.h"
 
 namespace jbx {
@@ -92,42 +93,6 @@ void append_utf8(std::string& out, char32_t cp) {
     out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
     out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
   }
-}
-
-// Offset of the first byte that is not part of valid UTF-8 (RFC 3629: no
-// overlongs, no surrogates, nothing above U+10FFFF).
-std::size_t first_invalid_utf8(const u8* s, std::size_t n) {
-  std::size_t i = 0;
-  while (i < n) {
-    const u8 c = s[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t len = 0;
-    u8 lo = 0x80;
-    u8 hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) {
-      len = 2;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      len = 3;
-      if (c == 0xe0) lo = 0xa0;
-      if (c == 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      len = 4;
-      if (c == 0xf0) lo = 0x90;
-      if (c == 0xf4) hi = 0x8f;
-    } else {
-      return i;
-    }
-    if (i + len > n) return i;
-    if (s[i + 1] < lo || s[i + 1] > hi) return i;
-    for (std::size_t k = 2; k < len; ++k) {
-      if (s[i + k] < 0x80 || s[i + k] > 0xbf) return i;
-    }
-    i += len;
-  }
-  return n;
 }
 
 std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
@@ -219,6 +184,7 @@ class JsonbReader::Impl {
     // at every level): 64 times the rest of the input plus 64 MiB.
     reread_budget_ = 64 * (n_ - pos_) + (std::size_t{64} << 20);
     out_ = &out;
+    json_ = dynamic_cast<JsonWriter*>(&out);
     try {
       value(0);
     } catch (Error& e) {
@@ -345,6 +311,13 @@ class JsonbReader::Impl {
       }
     }
     pos_ += len;
+    // Plain ASCII, the common case, is passed on as it is, and the JSON
+    // writer need not scan it again.
+    if (detail::first_special(s, len, p_ + n_) == len) {
+      plain_ = true;
+      readable_ = static_cast<std::size_t>(p_ + n_ - s);
+      return {reinterpret_cast<const char*>(s), len};
+    }
     std::size_t i = 0;
     while (i < len && s[i] < 0x80) ++i;
     if (i == len) return {reinterpret_cast<const char*>(s), len};
@@ -355,10 +328,14 @@ class JsonbReader::Impl {
 
   std::string_view utf8(std::size_t len) {
     const char* s = reinterpret_cast<const char*>(p_ + pos_);
-    if (!simdjson::validate_utf8(s, len)) {
-      const std::size_t bad = first_invalid_utf8(p_ + pos_, len);
-      fail(Errc::invalid_utf8, "string is not valid utf-8", pos_ + bad);
+    // One pass checks the UTF-8 and what JSON would have to escape.
+    const detail::TextScan scan = detail::scan_text(p_ + pos_, len, p_ + n_);
+    if (scan.invalid_at != detail::TextScan::npos) {
+      fail(Errc::invalid_utf8, "string is not valid utf-8",
+           pos_ + scan.invalid_at);
     }
+    plain_ = scan.plain;
+    readable_ = n_ - pos_;
     pos_ += len;
     return {s, len};
   }
@@ -472,6 +449,7 @@ class JsonbReader::Impl {
 
   // The body of a string tag `t` (tag already consumed at `at`).
   std::string_view string_body(u8 t, std::size_t at) {
+    plain_ = false;  // until latin1() or utf8() find otherwise
     if (t <= 0x78) {
       const std::size_t len = t - kStrFix0;
       need(len, "string", at);
@@ -480,7 +458,9 @@ class JsonbReader::Impl {
     if (t == kSymbol) {
       if (pos_ >= n_) truncated("symbol", at);
       if (is_int32_family(p_[pos_])) return symbol_ref(integer("symbol"), at);
-      return define_symbol("symbol");
+      const std::string_view s = define_symbol("symbol");
+      plain_ = false;  // a copy: its text was scanned where it was defined
+      return s;
     }
     if (t == kStrAscii) {
       // A negative length here is an external symbol (spec 10.3).
@@ -781,6 +761,7 @@ class JsonbReader::Impl {
     value(depth);
     out_ = saved;
     if (!cap.ok) fail(Errc::unsupported, "object key has no text form", at);
+    plain_ = false;
     return key_;
   }
 
@@ -809,7 +790,7 @@ class JsonbReader::Impl {
       }
       const std::string_view k = key_text(depth + 1);
       if (step != kNoStep) path_[step].key.assign(k);
-      const Flow kf = out_->key(k);
+      const Flow kf = emit_key(k);
       if (kf == Flow::skip) {
         muted([&] { value(depth + 1); });
       } else {
@@ -824,11 +805,21 @@ class JsonbReader::Impl {
     const u8 t = byte("value", at);
     if (t <= 0x48 || t >= 0xbc) {  // every integer tag but BIGINT_LONG
       --pos_;
-      out_->int_value(integer("integer"));
+      const std::int64_t v = integer("integer");
+      if (out_ == json_) {
+        json_->direct_int(v);
+      } else {
+        out_->int_value(v);
+      }
       return;
     }
     if (t >= kStrFix0 && t <= kSymbol) {
-      out_->string_value(string_body(t, at));
+      const std::string_view s = string_body(t, at);
+      if (out_ == json_ && plain_) {
+        json_->direct_string(s, readable_);
+      } else {
+        out_->string_value(s);
+      }
       return;
     }
     if (t >= kArrayFix0 && t < kArray) {
@@ -959,6 +950,11 @@ class JsonbReader::Impl {
       default:
         fail(Errc::syntax, fmt::format("unassigned tag 0x{:02x}", t), at);
     }
+  }
+
+  Flow emit_key(std::string_view k) {
+    if (out_ == json_ && plain_) return json_->direct_key(k, readable_);
+    return out_->key(k);
   }
 
   // ---- where we are, for the JSON Pointer of an error --------------------
@@ -1228,6 +1224,11 @@ class JsonbReader::Impl {
   JsonbReadOptions jopt_;
   std::vector<std::string> external_;
   Handler* out_ = nullptr;
+  // The JSON writer when it is the consumer: its inline forms are called
+  // directly while out_ is it (not while muted or spelling a key).
+  JsonWriter* json_ = nullptr;
+  bool plain_ = false;        // the last string needs no JSON escaping
+  std::size_t readable_ = 0;  // bytes readable from that string's start
   NullHandler null_;
   std::string scratch_;  // transcoded strings
   std::string num_;      // digits of big numbers

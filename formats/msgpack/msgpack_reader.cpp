@@ -8,6 +8,8 @@
 #include <iterator>
 
 #include "core/error.h"
+#include "formats/binary_text.h"
+#include "formats/json/json_writer.h"
 #include "formats/msgpack/msgpack_text.h"
 
 namespace jbx::msgpack {
@@ -102,11 +104,7 @@ void MsgpackReader::truncated(const char* what) const {
        input_end());
 }
 
-void MsgpackReader::need(std::size_t n, const char* what) {
-  if (!ensure(n)) truncated(what);
-}
-
-void MsgpackReader::need_payload(std::uint64_t n, const char* what) {
+void MsgpackReader::need_payload_slow(std::uint64_t n, const char* what) {
   if (!ensure(n)) {
     fail(Errc::unexpected_end,
          fmt::format("unexpected end of input in {}: {} bytes declared, {} "
@@ -116,16 +114,27 @@ void MsgpackReader::need_payload(std::uint64_t n, const char* what) {
   }
 }
 
-std::string_view MsgpackReader::take_string(std::uint64_t len,
-                                            const char* what) {
+std::string_view MsgpackReader::take_string(std::uint64_t len, const char* what,
+                                            bool& plain) {
   need_payload(len, what);
-  const std::string_view s(reinterpret_cast<const char*>(cur_), len);
-  if (!detail::is_valid_utf8(s)) {
+  const jbx::detail::TextScan scan = jbx::detail::scan_text(cur_, len, end_);
+  if (scan.invalid_at != jbx::detail::TextScan::npos) {
     fail(Errc::invalid_utf8, "invalid UTF-8 in string",
-         offset() + detail::find_invalid_utf8(s));
+         offset() + scan.invalid_at);
   }
+  plain = scan.plain;
+  const std::string_view s(reinterpret_cast<const char*>(cur_), len);
   cur_ += len;
   return s;
+}
+
+template <class H>
+void MsgpackReader::deliver_string(H& out, std::uint64_t len,
+                                   const char* what) {
+  bool plain = false;
+  const std::string_view s = take_string(len, what, plain);
+  jbx::detail::emit_string(out, s, plain,
+                           static_cast<std::size_t>(end_ - cur_) + s.size());
 }
 
 bool MsgpackReader::read_document(Handler& out) {
@@ -133,59 +142,11 @@ bool MsgpackReader::read_document(Handler& out) {
   if (!ensure(1)) return false;
   depth_ = 0;
   try {
-    value_start_ = offset();
-    bool go_on = read_value(out);
-    while (go_on && depth_ > 0) {
-      Frame& f = stack_[depth_ - 1];
-      if (f.is_map) {
-        if (f.state == Frame::State::in_value) f.state = Frame::State::key;
-        if (f.state == Frame::State::key) {
-          if (f.remaining == 0) {
-            --depth_;
-            out.end_object();
-            continue;
-          }
-          --f.remaining;
-          ++f.index;
-          const Flow flow = read_key(out, f);
-          if (flow == Flow::stop) {
-            f.state = Frame::State::value;  // its value is still ahead
-            go_on = false;
-          } else if (flow == Flow::skip) {
-            skip_values(1);
-          } else {
-            f.state = Frame::State::value;
-          }
-          continue;
-        }
-        f.state = Frame::State::in_value;
-        if (!ensure(1)) truncated("map");
-      } else {
-        if (f.remaining == 0) {
-          --depth_;
-          out.end_array();
-          continue;
-        }
-        --f.remaining;
-        ++f.index;
-        if (!ensure(1)) truncated("array");
-      }
-      value_start_ = offset();
-      go_on = read_value(out);  // may push a frame: `f` is stale after this
-    }
-    if (!go_on) {
-      // The consumer stopped: step over the rest of the document without
-      // events, so the next read_document starts at the next value.
-      for (std::size_t k = depth_; k-- > 0;) {
-        const Frame& f = stack_[k];
-        std::uint64_t left = f.remaining;
-        if (f.is_map) {
-          left *= 2;
-          if (f.state == Frame::State::value) ++left;
-        }
-        skip_values(left);
-      }
-      depth_ = 0;
+    // The common case, conversion to JSON without transforms: devirtualised.
+    if (auto* json = dynamic_cast<JsonWriter*>(&out)) {
+      read_events(*json);
+    } else {
+      read_events(out);
     }
   } catch (Error& e) {
     if (!e.offset) {
@@ -201,7 +162,66 @@ bool MsgpackReader::read_document(Handler& out) {
   return true;
 }
 
-bool MsgpackReader::push(Handler& out, bool is_map, std::uint64_t n,
+template <class H>
+void MsgpackReader::read_events(H& out) {
+  value_start_ = offset();
+  bool go_on = read_value(out);
+  while (go_on && depth_ > 0) {
+    Frame& f = stack_[depth_ - 1];
+    if (f.is_map) {
+      if (f.state == Frame::State::in_value) f.state = Frame::State::key;
+      if (f.state == Frame::State::key) {
+        if (f.remaining == 0) {
+          --depth_;
+          out.end_object();
+          continue;
+        }
+        --f.remaining;
+        ++f.index;
+        const Flow flow = read_key(out, f);
+        if (flow == Flow::stop) {
+          f.state = Frame::State::value;  // its value is still ahead
+          go_on = false;
+        } else if (flow == Flow::skip) {
+          skip_values(1);
+        } else {
+          f.state = Frame::State::value;
+        }
+        continue;
+      }
+      f.state = Frame::State::in_value;
+      if (!ensure(1)) truncated("map");
+    } else {
+      if (f.remaining == 0) {
+        --depth_;
+        out.end_array();
+        continue;
+      }
+      --f.remaining;
+      ++f.index;
+      if (!ensure(1)) truncated("array");
+    }
+    value_start_ = offset();
+    go_on = read_value(out);  // may push a frame: `f` is stale after this
+  }
+  if (!go_on) {
+    // The consumer stopped: step over the rest of the document without
+    // events, so the next read_document starts at the next value.
+    for (std::size_t k = depth_; k-- > 0;) {
+      const Frame& f = stack_[k];
+      std::uint64_t left = f.remaining;
+      if (f.is_map) {
+        left *= 2;
+        if (f.state == Frame::State::value) ++left;
+      }
+      skip_values(left);
+    }
+    depth_ = 0;
+  }
+}
+
+template <class H>
+bool MsgpackReader::push(H& out, bool is_map, std::uint64_t n,
                          std::uint64_t at) {
   if (depth_ >= max_depth_) {
     fail(Errc::depth_limit,
@@ -230,21 +250,22 @@ bool MsgpackReader::push(Handler& out, bool is_map, std::uint64_t n,
   return true;
 }
 
-bool MsgpackReader::read_value(Handler& out) {
+template <class H>
+bool MsgpackReader::read_value(H& out) {
   const std::uint64_t at = offset();
   const std::uint8_t b = *cur_++;
   if (b <= 0x7f) {
-    out.int_value(b);
+    jbx::detail::emit_int(out, b);
     return true;
   }
   if (b >= 0xe0) {
-    out.int_value(static_cast<std::int8_t>(b));
+    jbx::detail::emit_int(out, static_cast<std::int8_t>(b));
     return true;
   }
   if (b <= 0x8f) return push(out, true, b & 0x0fu, at);
   if (b <= 0x9f) return push(out, false, b & 0x0fu, at);
   if (b <= 0xbf) {
-    out.string_value(take_string(b & 0x1fu, "fixstr"));
+    deliver_string(out, b & 0x1fu, "fixstr");
     return true;
   }
   switch (b) {
@@ -304,17 +325,17 @@ bool MsgpackReader::read_value(Handler& out) {
     }
     case 0xcc:
       need(1, "uint8");
-      out.int_value(*cur_);
+      jbx::detail::emit_int(out, *cur_);
       cur_ += 1;
       return true;
     case 0xcd:
       need(2, "uint16");
-      out.int_value(load16(cur_));
+      jbx::detail::emit_int(out, load16(cur_));
       cur_ += 2;
       return true;
     case 0xce:
       need(4, "uint32");
-      out.int_value(load32(cur_));
+      jbx::detail::emit_int(out, load32(cur_));
       cur_ += 4;
       return true;
     case 0xcf: {
@@ -322,7 +343,7 @@ bool MsgpackReader::read_value(Handler& out) {
       const std::uint64_t v = load64(cur_);
       cur_ += 8;
       if (v <= static_cast<std::uint64_t>(INT64_MAX)) {
-        out.int_value(static_cast<std::int64_t>(v));
+        jbx::detail::emit_int(out, static_cast<std::int64_t>(v));
       } else {
         out.uint_value(v);
       }
@@ -330,22 +351,22 @@ bool MsgpackReader::read_value(Handler& out) {
     }
     case 0xd0:
       need(1, "int8");
-      out.int_value(static_cast<std::int8_t>(*cur_));
+      jbx::detail::emit_int(out, static_cast<std::int8_t>(*cur_));
       cur_ += 1;
       return true;
     case 0xd1:
       need(2, "int16");
-      out.int_value(static_cast<std::int16_t>(load16(cur_)));
+      jbx::detail::emit_int(out, static_cast<std::int16_t>(load16(cur_)));
       cur_ += 2;
       return true;
     case 0xd2:
       need(4, "int32");
-      out.int_value(static_cast<std::int32_t>(load32(cur_)));
+      jbx::detail::emit_int(out, static_cast<std::int32_t>(load32(cur_)));
       cur_ += 4;
       return true;
     case 0xd3:
       need(8, "int64");
-      out.int_value(static_cast<std::int64_t>(load64(cur_)));
+      jbx::detail::emit_int(out, static_cast<std::int64_t>(load64(cur_)));
       cur_ += 8;
       return true;
     case 0xd4:
@@ -365,17 +386,17 @@ bool MsgpackReader::read_value(Handler& out) {
     case 0xd9:
       need(1, "str8");
       cur_ += 1;
-      out.string_value(take_string(cur_[-1], "str8"));
+      deliver_string(out, cur_[-1], "str8");
       return true;
     case 0xda:
       need(2, "str16");
       cur_ += 2;
-      out.string_value(take_string(load16(cur_ - 2), "str16"));
+      deliver_string(out, load16(cur_ - 2), "str16");
       return true;
     case 0xdb:
       need(4, "str32");
       cur_ += 4;
-      out.string_value(take_string(load32(cur_ - 4), "str32"));
+      deliver_string(out, load32(cur_ - 4), "str32");
       return true;
     case 0xdc:
       need(2, "array16");
@@ -396,9 +417,9 @@ bool MsgpackReader::read_value(Handler& out) {
   }
 }
 
-void MsgpackReader::deliver_ext(Handler& out, std::int8_t type,
-                                std::uint64_t len, const char* what,
-                                std::uint64_t at) {
+template <class H>
+void MsgpackReader::deliver_ext(H& out, std::int8_t type, std::uint64_t len,
+                                const char* what, std::uint64_t at) {
   need_payload(len, what);
   const std::uint8_t* p = cur_;
   cur_ += len;
@@ -445,7 +466,8 @@ void MsgpackReader::deliver_ext(Handler& out, std::int8_t type,
   out.timestamp_value(t);
 }
 
-Flow MsgpackReader::read_key(Handler& out, Frame& f) {
+template <class H>
+Flow MsgpackReader::read_key(H& out, Frame& f) {
   if (!ensure(1)) truncated("map");
   value_start_ = offset();
   const std::uint8_t b = *cur_;
@@ -485,7 +507,10 @@ Flow MsgpackReader::read_key(Handler& out, Frame& f) {
   f.key_at = offset();
   f.key_len = static_cast<std::uint32_t>(len);
   f.key_is_text = false;
-  return out.key(take_string(len, what));
+  bool plain = false;
+  const std::string_view k = take_string(len, what, plain);
+  return jbx::detail::emit_key(
+      out, k, plain, static_cast<std::size_t>(end_ - cur_) + k.size());
 }
 
 namespace {

@@ -72,17 +72,34 @@ class MsgpackReader final : public Reader {
   std::uint64_t input_end() const {
     return base_ + static_cast<std::uint64_t>(end_ - data_);
   }
-  void need(std::size_t n, const char* what);
-
-  void need_payload(std::uint64_t n, const char* what);
+  // Inline: they run for every value; the error paths are not.
+  void need(std::size_t n, const char* what) {
+    if (!ensure(n)) truncated(what);
+  }
+  void need_payload(std::uint64_t n, const char* what) {
+    if (static_cast<std::uint64_t>(end_ - cur_) < n) need_payload_slow(n, what);
+  }
+  void need_payload_slow(std::uint64_t n, const char* what);
   [[noreturn]] void truncated(const char* what) const;
 
-  bool read_value(Handler& out);
-  Flow read_key(Handler& out, Frame& f);
-  bool push(Handler& out, bool is_map, std::uint64_t n, std::uint64_t at);
-  void deliver_ext(Handler& out, std::int8_t type, std::uint64_t len,
+  // The event loops are templates over the handler, so that the JSON
+  // writer (a final class) is called without virtual dispatch.
+  template <class H>
+  void read_events(H& out);
+  template <class H>
+  bool read_value(H& out);
+  template <class H>
+  Flow read_key(H& out, Frame& f);
+  template <class H>
+  bool push(H& out, bool is_map, std::uint64_t n, std::uint64_t at);
+  template <class H>
+  void deliver_ext(H& out, std::int8_t type, std::uint64_t len,
                    const char* what, std::uint64_t at);
-  std::string_view take_string(std::uint64_t len, const char* what);
+  template <class H>
+  void deliver_string(H& out, std::uint64_t len, const char* what);
+  // Checks the string's UTF-8; `plain` tells whether JSON must escape it.
+  std::string_view take_string(std::uint64_t len, const char* what,
+                               bool& plain);
   void skip_values(std::uint64_t count);
   void render_key(std::string& out, std::size_t depth, bool top);
   void check_key_text(const std::string& text) const;
