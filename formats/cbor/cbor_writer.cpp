@@ -91,8 +91,25 @@ CborWriter::CborWriter(Sink& out, const WriteOptions& o)
     : out_(out), opts_(o) {}
 
 void CborWriter::head(std::uint8_t major, std::uint64_t arg) {
-  char h[9];
-  buf_.append(h, encode_head(h, major, arg));
+  if (arg < 24) {
+    buf_.push_back(static_cast<char>((major << 5) | arg));
+    return;
+  }
+  char* p = buf_.grow(9);
+  buf_.truncate(buf_.size() - 9 + encode_head(p, major, arg));
+}
+
+// A text (3) or byte (2) string: head and bytes in one step.
+void CborWriter::text(std::uint8_t major, std::string_view bytes) {
+  const std::size_t n = bytes.size();
+  if (n < 24) {
+    char* p = buf_.grow(1 + n);
+    p[0] = static_cast<char>((major << 5) | n);
+    if (n > 0) std::memcpy(p + 1, bytes.data(), n);
+    return;
+  }
+  head(major, n);
+  buf_.append(bytes);
 }
 
 // Every value (or the first annotation before it) counts once in the
@@ -107,19 +124,19 @@ void CborWriter::value_start() {
 
 void CborWriter::begin(std::uint8_t major) {
   value_start();
-  Open o{buf_.size(), 0, major, 0, entry_starts_.size()};
-  if (!opts_.canonical) {
-    o.patch = patches_.size();
-    patches_.push_back({buf_.size(), 0, major});
-  }
-  stack_.push_back(o);
+  stack_.push_back({buf_.size(), 0, major, entry_starts_.size()});
+  if (!opts_.canonical) buf_.push_back(0);  // the head's byte, set by end()
 }
 
 void CborWriter::end() {
   const Open o = stack_.back();
   stack_.pop_back();
   if (!opts_.canonical) {
-    patches_[o.patch].count = o.count;
+    if (o.count < 24) {
+      buf_[o.pos] = static_cast<char>((o.major << 5) | o.count);
+    } else {
+      patches_.push_back({o.pos, o.count, o.major});
+    }
     return;
   }
   // Deterministic encoding: the container is complete and last in buf_,
@@ -127,7 +144,7 @@ void CborWriter::end() {
   if (o.major == 5) sort_entries(o);
   entry_starts_.resize(o.entries);
   char h[9];
-  buf_.insert(o.pos, h, encode_head(h, o.major, o.count));
+  buf_.insert(o.pos, std::string_view(h, encode_head(h, o.major, o.count)));
 }
 
 // RFC 8949 4.2.1: keys sorted by the bytewise lexicographic order of
@@ -157,15 +174,18 @@ void CborWriter::sort_entries(const Open& o) {
         len = (len << 8) | static_cast<std::uint8_t>(buf_[e.begin + k]);
       }
     }
-    e.key = std::string_view(buf_).substr(e.begin, hl + len);
+    e.key = buf_.view().substr(e.begin, hl + len);
   }
   std::stable_sort(
       entries.begin(), entries.end(),
       [](const Entry& a, const Entry& b) { return a.key < b.key; });
   std::string sorted;
   sorted.reserve(buf_.size() - entries.front().begin);
-  for (const Entry& e : entries) sorted.append(buf_, e.begin, e.end - e.begin);
-  buf_.replace(entry_starts_[o.entries], sorted.size(), sorted);
+  for (const Entry& e : entries) {
+    sorted.append(buf_.view().substr(e.begin, e.end - e.begin));
+  }
+  std::memcpy(buf_.data() + entry_starts_[o.entries], sorted.data(),
+              sorted.size());
 }
 
 Flow CborWriter::begin_object() {
@@ -177,8 +197,7 @@ Flow CborWriter::key(std::string_view name) {
   Open& o = stack_.back();
   ++o.count;
   if (opts_.canonical) entry_starts_.push_back(buf_.size());
-  head(3, name.size());
-  buf_.append(name);
+  text(3, name);
   return Flow::visit;
 }
 
@@ -249,8 +268,10 @@ void CborWriter::float_value(double v) {
   }
   std::uint64_t bits;
   std::memcpy(&bits, &v, 8);
-  buf_.push_back(static_cast<char>(0xfb));
-  for (int s = 56; s >= 0; s -= 8) buf_.push_back(static_cast<char>(bits >> s));
+  bits = __builtin_bswap64(bits);
+  char* p = buf_.grow(9);
+  p[0] = static_cast<char>(0xfb);
+  std::memcpy(p + 1, &bits, 8);
 }
 
 // Integers: major type 0/1 within 64 bits, else a tag 2/3 bignum.
@@ -272,7 +293,7 @@ void CborWriter::integer_text(bool negative, std::string_view digits) {
     const std::string b = cbor::detail::decimal_to_bytes(digits);
     head(6, 2);
     head(2, b.size());
-    buf_ += b;
+    buf_.append(b);
     return;
   }
   // Major type 1 and tag 3 both store n = -1 - value = |value| - 1.
@@ -285,7 +306,7 @@ void CborWriter::integer_text(bool negative, std::string_view digits) {
   const std::string b = cbor::detail::decimal_to_bytes(n);
   head(6, 3);
   head(2, b.size());
-  buf_ += b;
+  buf_.append(b);
 }
 
 // Tag 4 [exponent, mantissa]: value = mantissa * 10^exponent, exactly the
@@ -322,8 +343,43 @@ void CborWriter::decimal_fraction(bool negative, std::string_view int_digits,
   integer_text(negative, mantissa);
 }
 
+// The common spellings in one pass: integers of up to 19 digits (below
+// 2^64, so no overflow check) and, unless decimals are kept exact, decimals
+// that std::from_chars takes whole and in range. Everything else (leading
+// zeros, big integers, out-of-range exponents, errors) is left to the
+// general path below, which gives the same bytes for these.
+bool CborWriter::number_fast(std::string_view text) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool negative = p != end && *p == '-';
+  if (negative) ++p;
+  const char* const digits = p;
+  std::uint64_t v = 0;
+  while (p != end && static_cast<unsigned>(*p - '0') < 10) {
+    v = v * 10 + static_cast<unsigned>(*p - '0');
+    ++p;
+  }
+  const auto n = static_cast<std::size_t>(p - digits);
+  if (n == 0 || n > 19 || (n > 1 && *digits == '0')) return false;
+  if (p == end) {
+    if (!negative || v == 0) {
+      head(0, v);
+    } else {
+      head(1, v - 1);  // -1 - value = |value| - 1
+    }
+    return true;
+  }
+  if (opts_.exact_decimals) return false;
+  double d = 0;
+  const auto r = std::from_chars(text.data(), end, d);
+  if (r.ec != std::errc() || r.ptr != end) return false;
+  float_value(d);
+  return true;
+}
+
 void CborWriter::number_text(std::string_view text) {
   value_start();
+  if (number_fast(text)) return;
   // RFC 8259 syntax: -?int(.frac)?([eE][+-]?digits)?
   std::string_view s = text;
   const bool negative = !s.empty() && s[0] == '-';
@@ -396,8 +452,7 @@ void CborWriter::number_text(std::string_view text) {
 
 void CborWriter::string_value(std::string_view utf8) {
   value_start();
-  head(3, utf8.size());
-  buf_.append(utf8);
+  text(3, utf8);
 }
 
 void CborWriter::bytes_value(std::span<const std::uint8_t> bytes) {
@@ -410,8 +465,7 @@ void CborWriter::timestamp_value(const Timestamp& t) {
   value_start();
   auto text_tag = [&](std::uint64_t tag, const std::string& s) {
     head(6, tag);
-    head(3, s.size());
-    buf_ += s;
+    text(3, s);
   };
   switch (t.kind) {
     case Timestamp::Kind::instant: {
@@ -461,8 +515,7 @@ void CborWriter::timestamp_value(const Timestamp& t) {
     case Timestamp::Kind::local_time:
       // CBOR has no tag for wall-clock times without a zone: ISO 8601 text.
       if (auto s = cbor::detail::format_local(t)) {
-        head(3, s->size());
-        buf_ += *s;
+        text(3, *s);
         return;
       }
       throw Error(Errc::lossy, "local date-time outside years 0-9999");
@@ -480,23 +533,29 @@ void CborWriter::annotation(const Annotation& a) {
   // language-independent object"); the reader turns it back into a name.
   head(6, 27);
   buf_.push_back(static_cast<char>(0x82));
-  head(3, a.name.size());
-  buf_.append(a.name);
+  text(3, a.name);
 }
 
 void CborWriter::end_document() {
   counted_ = false;
-  if (opts_.canonical || patches_.empty()) {
-    out_.write(buf_);
+  if (!opts_.canonical) {
+    while (!stack_.empty()) end();  // a document cut short still gets counts
+  }
+  const std::string_view all = buf_.view();
+  if (patches_.empty()) {
+    out_.write(all);
   } else {
+    // Containers end inner first; the splices go in document order.
+    std::sort(patches_.begin(), patches_.end(),
+              [](const Patch& a, const Patch& b) { return a.pos < b.pos; });
     std::size_t prev = 0;
     char h[9];
     for (const Patch& p : patches_) {
-      out_.write(std::string_view(buf_).substr(prev, p.pos - prev));
+      out_.write(all.substr(prev, p.pos - prev));
       out_.write(std::string_view(h, encode_head(h, p.major, p.count)));
-      prev = p.pos;
+      prev = p.pos + 1;  // over the one-byte placeholder
     }
-    out_.write(std::string_view(buf_).substr(prev));
+    out_.write(all.substr(prev));
   }
   buf_.clear();
   patches_.clear();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/byte_buffer.h"
 #include "core/options.h"
 #include "formats/format.h"
 
@@ -39,6 +40,14 @@ class CborWriter final : public Writer {
   /// beyond int64 with it, or for an integer or decimal mantissa of more
   /// than cbor::detail::kMaxBignumDigits digits.
   void number_text(std::string_view text) override;
+  /// A JSON decimal (fraction or exponent) whose correctly rounded double
+  /// `nearest` (finite, not zero) the caller has computed already: the
+  /// same bytes as number_text(text), without parsing it again.
+  void decimal_value(std::string_view text, double nearest) {
+    if (opts_.exact_decimals) return number_text(text);
+    value_start();
+    float_value(nearest);
+  }
   void string_value(std::string_view utf8) override;
   void bytes_value(std::span<const std::uint8_t> bytes) override;
   void timestamp_value(const Timestamp& t) override;
@@ -46,12 +55,19 @@ class CborWriter final : public Writer {
   /// Writes the buffered document to the sink (Sink errors propagate).
   void end_document() override;
 
+  /// Expects documents of about `bytes` bytes of output (the input's size
+  /// is a good bound): one allocation up front instead of repeated growth.
+  void size_hint(std::size_t bytes) { buf_.reserve(bytes); }
+
  private:
+  // In preferred mode a container's head takes one byte in buf_ at `pos`,
+  // written in place when it ends with fewer than 24 items (most do); a
+  // longer head is recorded as a Patch and spliced in by end_document. In
+  // canonical mode the head is inserted at `pos` when the container ends.
   struct Open {
     std::size_t pos;          // where the head goes in buf_
     std::uint64_t count = 0;  // items, or pairs for a map
     std::uint8_t major;       // 4 array, 5 map
-    std::size_t patch = 0;    // index in patches_ (preferred mode)
     std::size_t entries = 0;  // first index in entry_starts_ (canonical)
   };
   struct Patch {
@@ -62,6 +78,8 @@ class CborWriter final : public Writer {
 
   void value_start();
   void head(std::uint8_t major, std::uint64_t arg);
+  void text(std::uint8_t major, std::string_view bytes);
+  bool number_fast(std::string_view text);
   void begin(std::uint8_t major);
   void end();
   void sort_entries(const Open& o);
@@ -72,9 +90,9 @@ class CborWriter final : public Writer {
 
   Sink& out_;
   WriteOptions opts_;  // a copy: callers may pass a temporary
-  std::string buf_;
+  ByteBuffer buf_;
   std::vector<Open> stack_;
-  std::vector<Patch> patches_;
+  std::vector<Patch> patches_;  // heads longer than one byte (preferred)
   std::vector<std::size_t> entry_starts_;
   bool counted_ = false;  // an annotation already counted the next value
 };

@@ -5,14 +5,18 @@
 
 #include <simdjson.h>
 
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string_view>
 #include <type_traits>
 
+#include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_fused.h"
 #include "formats/json/json_simd.h"
 #include "formats/json/json_writer.h"
+#include "formats/jsonb/jsonb_writer.h"
+#include "formats/msgpack/msgpack_writer.h"
 
 namespace jbx {
 namespace {
@@ -28,32 +32,45 @@ inline bool is_ws(char c) {
 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+enum class NumberKind { invalid, integer, decimal };
+
 // RFC 8259 number grammar; simdjson's On-Demand token boundaries are looser.
-bool valid_number(std::string_view s) {
+NumberKind number_kind(std::string_view s) {
   std::size_t i = 0;
   const std::size_t n = s.size();
+  bool decimal = false;
   if (i < n && s[i] == '-') ++i;
-  if (i >= n) return false;
+  if (i >= n) return NumberKind::invalid;
   if (s[i] == '0') {
     ++i;
   } else if (is_digit(s[i])) {
     while (i < n && is_digit(s[i])) ++i;
   } else {
-    return false;
+    return NumberKind::invalid;
   }
   if (i < n && s[i] == '.') {
     ++i;
-    if (i >= n || !is_digit(s[i])) return false;
+    if (i >= n || !is_digit(s[i])) return NumberKind::invalid;
     while (i < n && is_digit(s[i])) ++i;
+    decimal = true;
   }
   if (i < n && (s[i] == 'e' || s[i] == 'E')) {
     ++i;
     if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
-    if (i >= n || !is_digit(s[i])) return false;
+    if (i >= n || !is_digit(s[i])) return NumberKind::invalid;
     while (i < n && is_digit(s[i])) ++i;
+    decimal = true;
   }
-  return i == n;
+  if (i != n) return NumberKind::invalid;
+  return decimal ? NumberKind::decimal : NumberKind::integer;
 }
+
+// The binary writers take a decimal with its correctly rounded double
+// (decimal_value), so that simdjson's number parser does the conversion.
+template <class H>
+constexpr bool kTakesDecimals =
+    std::is_same_v<H, CborWriter> ||
+    std::is_same_v<H, msgpack::MsgpackWriter> || std::is_same_v<H, JsonbWriter>;
 
 // The text of the key starting at `p` (just after its opening quote) when
 // it has no escape, else a view with a null data pointer.
@@ -105,7 +122,19 @@ class Walker {
       case od::json_type::number: {
         std::string_view raw = v.raw_json_token();
         while (!raw.empty() && is_ws(raw.back())) raw.remove_suffix(1);
-        if (!valid_number(raw)) return simdjson::NUMBER_ERROR;
+        const NumberKind kind = number_kind(raw);
+        if (kind == NumberKind::invalid) return simdjson::NUMBER_ERROR;
+        if constexpr (kTakesDecimals<H>) {
+          // Zero, overflow and simdjson's refusals take the text path: the
+          // writer decides what they become.
+          double d = 0;
+          if (kind == NumberKind::decimal &&
+              v.get_double().get(d) == simdjson::SUCCESS && d != 0 &&
+              std::isfinite(d)) {
+            h_.decimal_value(raw, d);
+            return simdjson::SUCCESS;
+          }
+        }
         h_.number_text(raw);
         return simdjson::SUCCESS;
       }
@@ -272,6 +301,20 @@ SimdResult dispatch_simd(od::parser& parser, const char* p, std::size_t len,
   }
   if (auto* n = dynamic_cast<NullHandler*>(&out)) {
     return run_simd(parser, p, len, capacity, *n, max_depth);
+  }
+  // convert to a binary format: direct calls, and the output buffer sized
+  // once from the input (binary output is rarely larger than its JSON).
+  if (auto* c = dynamic_cast<CborWriter*>(&out)) {
+    c->size_hint(len);
+    return run_simd(parser, p, len, capacity, *c, max_depth);
+  }
+  if (auto* m = dynamic_cast<msgpack::MsgpackWriter*>(&out)) {
+    m->size_hint(len);
+    return run_simd(parser, p, len, capacity, *m, max_depth);
+  }
+  if (auto* j = dynamic_cast<JsonbWriter*>(&out)) {
+    j->size_hint(len);
+    return run_simd(parser, p, len, capacity, *j, max_depth);
   }
   return run_simd(parser, p, len, capacity, out, max_depth);
 }

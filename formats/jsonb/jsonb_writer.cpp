@@ -15,13 +15,36 @@ namespace jbx {
 
 namespace {
 
-// An array header is reserved at its largest (0xa4 + 5-byte INT) and the
-// unused bytes are cut out when the document is written.
-constexpr std::size_t kHeaderMax = 6;
-// Arrays with at most this many bytes of elements are closed up at once
-// (a short move); larger ones leave their unused header bytes as a gap that
-// end_document skips.
-constexpr std::size_t kSmallArray = 256;
+// Spec 4.2's INT encoding of `v` (as put_int32 writes it); returns its
+// length, at most 5.
+std::size_t encode_int32(char* out, std::int32_t v) {
+  if (v >= -16 && v <= 47) {
+    out[0] = static_cast<char>(v);
+    return 1;
+  }
+  if (v >= -2048 && v <= 2047) {
+    out[0] = static_cast<char>(0x38 + (v >> 8));
+    out[1] = static_cast<char>(v);
+    return 2;
+  }
+  if (v >= -262144 && v <= 262143) {
+    out[0] = static_cast<char>(0x44 + (v >> 16));
+    out[1] = static_cast<char>(v >> 8);
+    out[2] = static_cast<char>(v);
+    return 3;
+  }
+  out[0] = static_cast<char>(0x48);
+  const std::uint32_t be = __builtin_bswap32(static_cast<std::uint32_t>(v));
+  std::memcpy(out + 1, &be, 4);
+  return 5;
+}
+
+// No byte of the 8 at `p` has its high bit set.
+bool ascii8(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  return (w & 0x8080808080808080u) == 0;
+}
 
 struct Civil {
   std::int64_t year;
@@ -90,24 +113,13 @@ void JsonbWriter::value_start() {
 }
 
 void JsonbWriter::put_be(std::uint64_t v, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i)
-    put(static_cast<std::uint8_t>(v >> (8 * i)));
+  char* p = buf_.grow(static_cast<std::size_t>(bytes));
+  for (int i = bytes - 1; i >= 0; --i) *p++ = static_cast<char>(v >> (8 * i));
 }
 
 void JsonbWriter::put_int32(std::int32_t v) {
-  if (v >= -16 && v <= 47) {
-    put(static_cast<std::uint8_t>(v));
-  } else if (v >= -2048 && v <= 2047) {
-    put(static_cast<std::uint8_t>(0x38 + (v >> 8)));
-    put(static_cast<std::uint8_t>(v));
-  } else if (v >= -262144 && v <= 262143) {
-    put(static_cast<std::uint8_t>(0x44 + (v >> 16)));
-    put(static_cast<std::uint8_t>(v >> 8));
-    put(static_cast<std::uint8_t>(v));
-  } else {
-    put(0x48);
-    put_be(static_cast<std::uint32_t>(v), 4);
-  }
+  char* p = buf_.grow(5);
+  buf_.truncate(buf_.size() - 5 + encode_int32(p, v));
 }
 
 void JsonbWriter::put_int64(std::int64_t v) {
@@ -133,9 +145,21 @@ void JsonbWriter::put_int64(std::int64_t v) {
 // Spec 7.3: Latin-1 tags when every character fits; otherwise fastjson2's
 // JDK 9+ heuristic between UTF-16LE and UTF-8, so that output matches it.
 void JsonbWriter::put_string(std::string_view s) {
+  // Most strings are ASCII: one byte per character, stored as it is.
+  std::size_t ascii = 0;
+  while (ascii + 8 <= s.size() && ascii8(s.data() + ascii)) ascii += 8;
+  while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) {
+    ++ascii;
+  }
+  if (ascii == s.size() && s.size() <= 47) {
+    char* p = buf_.grow(1 + s.size());
+    p[0] = static_cast<char>(0x49 + s.size());
+    if (!s.empty()) std::memcpy(p + 1, s.data(), s.size());
+    return;
+  }
   bool latin1 = true;
-  std::size_t units = 0;  // UTF-16 code units
-  for (std::size_t i = 0; i < s.size();) {
+  std::size_t units = ascii;  // UTF-16 code units
+  for (std::size_t i = ascii; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       ++i;
@@ -349,7 +373,7 @@ void JsonbWriter::number_text(std::string_view text) {
 
 Flow JsonbWriter::begin_object() {
   value_start();
-  stack_.push_back({0, 0, false, 0});
+  stack_.push_back({0, 0, false});
   put(0xa6);
   return Flow::visit;
 }
@@ -366,9 +390,8 @@ void JsonbWriter::end_object() {
 
 Flow JsonbWriter::begin_array() {
   value_start();
-  stack_.push_back({buf_.size(), 0, true, gaps_.size()});
-  gaps_.emplace_back(0, 0);
-  buf_.append(kHeaderMax, '\0');
+  stack_.push_back({buf_.size(), 0, true});
+  put(0);  // the header's byte, set by end_array
   return Flow::visit;
 }
 
@@ -381,29 +404,11 @@ void JsonbWriter::end_array() {
         Errc::unsupported,
         fmt::format("array of {} elements is too long for jsonb", f.count));
   }
-  // Encode the header at the end of what was written, then move it into
-  // the reserved space.
-  const std::size_t end = buf_.size();
   if (f.count < 16) {
-    put(static_cast<std::uint8_t>(0x94 + f.count));
+    buf_[f.header] = static_cast<char>(0x94 + f.count);
   } else {
-    put(0xa4);
-    put_int32(static_cast<std::int32_t>(f.count));
+    patches_.push_back({f.header, static_cast<std::int32_t>(f.count)});
   }
-  const std::size_t len = buf_.size() - end;
-  char* const base = buf_.data();
-  std::memcpy(base + f.header, base + end, len);
-  const std::size_t body = end - (f.header + kHeaderMax);
-  if (body <= kSmallArray) {
-    // Small: close the gap now (arrays inside it are small too, so none of
-    // them left a gap of its own).
-    std::memmove(base + f.header + len, base + f.header + kHeaderMax, body);
-    buf_.resize(f.header + len + body);
-    gaps_.resize(f.gap);
-    return;
-  }
-  buf_.resize(end);
-  gaps_[f.gap] = {f.header + len, kHeaderMax - len};
 }
 
 void JsonbWriter::null_value() {
@@ -570,15 +575,21 @@ void JsonbWriter::annotation(const Annotation& a) {
 }
 
 void JsonbWriter::end_document() {
+  // Arrays end inner first; the splices go in document order.
+  std::sort(patches_.begin(), patches_.end(),
+            [](const Patch& a, const Patch& b) { return a.pos < b.pos; });
+  const std::string_view all = buf_.view();
   std::size_t from = 0;
-  for (const auto& [at, len] : gaps_) {
-    if (len == 0) continue;
-    out_.write(std::string_view(buf_).substr(from, at - from));
-    from = at + len;
+  char head[6];
+  for (const Patch& p : patches_) {
+    out_.write(all.substr(from, p.pos - from));
+    head[0] = static_cast<char>(0xa4);
+    out_.write({head, 1 + encode_int32(head + 1, p.count)});
+    from = p.pos + 1;  // over the one-byte placeholder
   }
-  out_.write(std::string_view(buf_).substr(from));
+  out_.write(all.substr(from));
   buf_.clear();
-  gaps_.clear();
+  patches_.clear();
   stack_.clear();
   type_ids_.clear();
   annotated_ = false;

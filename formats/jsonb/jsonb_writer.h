@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/byte_buffer.h"
 #include "core/options.h"
 #include "core/sink.h"
 #include "formats/format.h"
@@ -56,15 +57,34 @@ class JsonbWriter final : public Writer {
   /// Writes the buffered document to the sink.
   void end_document() override;
 
+  /// A JSON decimal (fraction or exponent) whose correctly rounded double
+  /// `nearest` (finite, not zero) the caller has computed already: the
+  /// same bytes as number_text(text), without parsing it again.
+  void decimal_value(std::string_view text, double nearest) {
+    if (opt_.exact_decimals) return number_text(text);
+    value_start();
+    put_double(nearest);
+  }
+  /// Expects documents of about `bytes` bytes of output (the input's size
+  /// is a good bound): one allocation up front instead of repeated growth.
+  void size_hint(std::size_t bytes) { buf_.reserve(bytes); }
+
  private:
+  // An array's header takes one byte in buf_, set when the array ends with
+  // fewer than 16 elements (most do); a longer header is recorded as a
+  // Patch and spliced in by end_document.
   struct Frame {
-    std::size_t header;   // offset of the reserved array header
+    std::size_t header;   // offset of the array header's byte
     std::uint64_t count;  // elements so far
     bool array;
-    std::size_t gap;  // index of this array's slot in gaps_
+  };
+  struct Patch {
+    std::size_t pos;
+    std::int32_t count;
   };
   void value_start();
   void put(std::uint8_t b) { buf_.push_back(static_cast<char>(b)); }
+  void end_frame();
   void put_be(std::uint64_t v, int bytes);
   void put_int32(std::int32_t v);
   void put_int64(std::int64_t v);
@@ -77,11 +97,9 @@ class JsonbWriter final : public Writer {
 
   Sink& out_;
   WriteOptions opt_;
-  std::string buf_;  // the document being written
+  ByteBuffer buf_;  // the document being written
   std::vector<Frame> stack_;
-  // Unused header bytes (offset, length) of large arrays, in document
-  // order: one slot per array, taken when it begins; length 0 when unused.
-  std::vector<std::pair<std::size_t, std::size_t>> gaps_;
+  std::vector<Patch> patches_;  // headers longer than one byte
   std::unordered_map<std::string, std::int32_t> type_ids_;
   std::string scratch_;
   bool annotated_ = false;  // a type name was written for the next value

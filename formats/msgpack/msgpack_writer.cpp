@@ -122,7 +122,7 @@ MsgpackWriter::MsgpackWriter(Sink& out, const WriteOptions& options)
 
 void MsgpackWriter::reserve_slow(std::size_t n) {
   std::size_t cap = cap_ == 0 ? 4096 : cap_ * 2;
-  while (cap - len_ < n) cap *= 2;
+  cap = std::max(cap, len_ + n);
   std::unique_ptr<char[]> bigger(new char[cap]);
   if (len_ > 0) std::memcpy(bigger.get(), body_.get(), len_);
   body_ = std::move(bigger);
@@ -131,10 +131,21 @@ void MsgpackWriter::reserve_slow(std::size_t n) {
 
 std::string MsgpackWriter::pointer() const {
   std::string p;
-  for (std::size_t k = 0; k < open_.size(); ++k) {
-    const Container& c = containers_[open_[k]];
+  for (const Container& c : open_) {
     if (c.is_map) {
-      detail::append_pointer_token(p, keys_[k]);
+      // The key as written: str header (fixstr, str8, str16, str32), bytes.
+      const auto* k =
+          reinterpret_cast<const unsigned char*>(body_.get()) + c.key;
+      std::size_t n = 0;
+      std::size_t h = 1;
+      if ((k[0] & 0xe0) == 0xa0) {
+        n = k[0] & 0x1f;
+      } else {
+        h += std::size_t{1} << (k[0] - 0xd9);
+        for (std::size_t i = 1; i < h; ++i) n = (n << 8) | k[i];
+      }
+      detail::append_pointer_token(p,
+                                   {reinterpret_cast<const char*>(k) + h, n});
     } else if (c.count > 0) {
       p += fmt::format("/{}", c.count - 1);
     }
@@ -145,7 +156,7 @@ std::string MsgpackWriter::pointer() const {
 void MsgpackWriter::begin_value() {
   pending_ext_ = 256;
   if (open_.empty()) return;
-  Container& c = containers_[open_.back()];
+  Container& c = open_.back();
   if (c.is_map) return;  // counted at its key
   if (c.count == 0xffffffffu) {
     throw Error(Errc::unsupported,
@@ -157,25 +168,34 @@ void MsgpackWriter::begin_value() {
 
 Flow MsgpackWriter::begin(bool is_map) {
   begin_value();
-  open_.push_back(containers_.size());
-  containers_.push_back(Container{len_, 0, is_map});
-  if (keys_.size() < open_.size()) keys_.resize(open_.size());
+  open_.push_back(Container{len_, 0, is_map});
+  put(0);  // the header's byte, set by end()
   return Flow::visit;
+}
+
+void MsgpackWriter::end() {
+  const Container& c = open_.back();
+  if (c.count <= 15) {
+    body_[c.pos] = static_cast<char>((c.is_map ? 0x80 : 0x90) | c.count);
+  } else {
+    patches_.push_back({c.pos, c.count, c.is_map});
+  }
+  open_.pop_back();
 }
 
 Flow MsgpackWriter::begin_object() { return begin(true); }
 Flow MsgpackWriter::begin_array() { return begin(false); }
-void MsgpackWriter::end_object() { open_.pop_back(); }
-void MsgpackWriter::end_array() { open_.pop_back(); }
+void MsgpackWriter::end_object() { end(); }
+void MsgpackWriter::end_array() { end(); }
 
 Flow MsgpackWriter::key(std::string_view name) {
-  Container& c = containers_[open_.back()];
+  Container& c = open_.back();
   if (c.count == 0xffffffffu) {
     throw Error(Errc::unsupported,
                 "map of more than 4294967295 members has no MessagePack form");
   }
   ++c.count;
-  keys_[open_.size() - 1].assign(name);
+  c.key = len_;  // error messages read it back for their JSON Pointer
   write_raw_string(0xa0, 0xd9, name);
   return Flow::visit;
 }
@@ -449,11 +469,15 @@ void MsgpackWriter::annotation(const Annotation& a) {
 
 void MsgpackWriter::end_document() {
   pending_ext_ = 256;
+  while (!open_.empty()) end();  // a document cut short still gets counts
+  // Containers end inner first; the splices go in document order.
+  std::sort(patches_.begin(), patches_.end(),
+            [](const Patch& a, const Patch& b) { return a.pos < b.pos; });
   std::size_t prev = 0;
   const char* body = body_.get();
-  for (const Container& c : containers_) {
+  for (const Patch& c : patches_) {
     out_.write({body + prev, c.pos - prev});
-    prev = c.pos;
+    prev = c.pos + 1;  // over the one-byte placeholder
     char head[5];
     std::size_t n = 0;
     const std::uint64_t count = c.count;
@@ -473,7 +497,7 @@ void MsgpackWriter::end_document() {
   }
   out_.write({body + prev, len_ - prev});
   len_ = 0;
-  containers_.clear();
+  patches_.clear();
   open_.clear();
 }
 

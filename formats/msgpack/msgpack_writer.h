@@ -53,13 +53,34 @@ class MsgpackWriter final : public Writer {
   /// Writes the document's bytes to the sink. Throws Error(io) from it.
   void end_document() override;
 
+  /// A JSON decimal (fraction or exponent) whose correctly rounded double
+  /// `nearest` (finite, not zero) the caller has computed already: the
+  /// same bytes as number_text(text), without parsing it again.
+  void decimal_value(std::string_view text, double nearest) {
+    if (options_.exact_decimals) return number_text(text);
+    begin_value();
+    write_double(nearest);
+  }
+  /// Expects documents of about `bytes` bytes of output (the input's size
+  /// is a good bound): one allocation up front instead of repeated growth.
+  void size_hint(std::size_t bytes) {
+    if (bytes > cap_) reserve_slow(bytes - len_);
+  }
+
  private:
   // Containers are written with their element counts up front, which only
-  // their end tells: the body is collected without headers, and each
-  // header is spliced in at its recorded position by end_document().
+  // their end tells. Each takes one byte in body_, filled in when it ends
+  // with at most 15 elements (fixarray, fixmap: most do); a longer header
+  // is recorded as a Patch and spliced in by end_document().
   struct Container {
-    std::size_t pos;  // in body_, where the header goes
+    std::size_t pos;  // in body_, the header's byte
     std::uint64_t count = 0;
+    bool is_map;
+    std::size_t key = 0;  // in body_, the current key's string (maps)
+  };
+  struct Patch {
+    std::size_t pos;
+    std::uint64_t count;
     bool is_map;
   };
 
@@ -79,6 +100,7 @@ class MsgpackWriter final : public Writer {
   void write_ext(std::int8_t type, std::span<const std::uint8_t> payload);
   void lossy(std::string_view text);
   Flow begin(bool is_map);
+  void end();
   std::string pointer() const;
 
   Sink& out_;
@@ -86,10 +108,9 @@ class MsgpackWriter final : public Writer {
   std::unique_ptr<char[]> body_;
   std::size_t len_ = 0;
   std::size_t cap_ = 0;
-  std::vector<Container> containers_;  // this document's, in begin order
-  std::vector<std::size_t> open_;      // indexes into containers_
-  std::vector<std::string> keys_;      // current key per open map level
-  int pending_ext_ = 256;              // extension type for the next bytes
+  std::vector<Container> open_;  // the open containers, outermost first
+  std::vector<Patch> patches_;   // headers longer than one byte
+  int pending_ext_ = 256;        // extension type for the next bytes
 };
 
 namespace detail {
