@@ -20,22 +20,6 @@ constexpr std::size_t kMaxKnown = 1 << 16;
 // indexed in a hash map (built when first needed).
 constexpr std::size_t kScanLimit = 64;
 
-unsigned filter_bit(std::string_view s) {
-  if (s.empty()) return 0;
-  return (static_cast<unsigned>(s.size()) * 31u +
-          static_cast<unsigned char>(s.front()) * 7u +
-          static_cast<unsigned char>(s.back())) &
-         255u;
-}
-
-bool has(const std::array<std::uint64_t, 4>& f, unsigned bit) {
-  return ((f[bit >> 6] >> (bit & 63)) & 1) != 0;
-}
-
-void set(std::array<std::uint64_t, 4>& f, unsigned bit) {
-  f[bit >> 6] |= std::uint64_t{1} << (bit & 63);
-}
-
 std::uint64_t fnv1a(std::string_view s) {
   std::uint64_t hash = 14695981039346656037u;
   for (const char c : s) {
@@ -74,20 +58,6 @@ KeyRenamer::KeyRenamer(KeyCase style, std::string_view style_name)
   }
 }
 
-bool KeyRenamer::kept(std::string_view name) const {
-  if (!table_) return keeps_name(name, style_);
-  std::size_t i = 0;
-  while (i < name.size() && name[i] == '_') ++i;
-  if (i == name.size()) return true;
-  unsigned prev = 1;  // a word must come first: "_-a" becomes "_a"
-  for (; i < name.size(); ++i) {
-    const unsigned c = class_[static_cast<unsigned char>(name[i])];
-    if (c == 2 || (c == 1 && prev == 1)) return false;  // "a__b": "a_b"
-    prev = c;
-  }
-  return prev == 0;  // "a_" becomes "a"
-}
-
 void KeyRenamer::open_object() {
   if (levels_.size() <= depth_) levels_.emplace_back();
   Level& l = levels_[depth_++];
@@ -115,11 +85,7 @@ void KeyRenamer::close_object() {
   l.recent[k].swap(l.seen);
 }
 
-void KeyRenamer::rename(std::string_view name, bool stable, Renamed& out) {
-  if (stable && kept(name)) {
-    out = Renamed{name, name, nullptr};
-    return;
-  }
+void KeyRenamer::rename_remembered(std::string_view name, Renamed& out) {
   Level& l = levels_[depth_ - 1];
   const std::size_t i = l.seen.size();
   if (i == 0) {
@@ -181,50 +147,34 @@ void KeyRenamer::index(const Entry* entry, std::uint64_t hash) {
   slots_[i] = Slot{hash, entry};
 }
 
-void KeyRenamer::add_member(const Renamed& r) {
-  Level& l = levels_[depth_ - 1];
-  const unsigned bit = filter_bit(r.renamed);
-  // A member kept as it is can only collide with a renamed one; a renamed
-  // one with any other whose new name is spelled the same: that is, when
-  // another remembered name becomes it too, or a name kept as it is has
-  // its spelling.
-  const bool search =
-      r.target == nullptr
-          ? has(l.renamed, bit)
-          : (r.target->ambiguous || r.target->kept) && has(l.all, bit);
-  if (search) {
-    bool found = false;
-    std::string_view other;
-    if (l.members.size() > kScanLimit) {
-      if (!l.indexed) {
-        for (const Member& m : l.members) l.index.emplace(m.renamed, m.name);
-        l.indexed = true;
-      }
-      const auto it = l.index.find(r.renamed);
-      if (it != l.index.end() && it->second != r.name) {
-        found = true;
-        other = it->second;
-      }
-    } else {
-      for (const Member& m : l.members) {
-        if (m.renamed == r.renamed && m.name != r.name) {
-          found = true;
-          other = m.name;
-          break;
-        }
-      }
+void KeyRenamer::find_collision(Level& l, const Renamed& r) const {
+  bool found = false;
+  std::string_view other;
+  if (l.members.size() > kScanLimit) {
+    if (!l.indexed) {
+      for (const Member& m : l.members) l.index.emplace(m.renamed, m.name);
+      l.indexed = true;
     }
-    if (found) {
-      throw Error(Errc::unsupported,
-                  fmt::format("--key-case={}: keys \"{}\" and \"{}\" both "
-                              "become \"{}\"",
-                              style_name_, other, r.name, r.renamed));
+    const auto it = l.index.find(r.renamed);
+    if (it != l.index.end() && it->second != r.name) {
+      found = true;
+      other = it->second;
+    }
+  } else {
+    for (const Member& m : l.members) {
+      if (m.renamed == r.renamed && m.name != r.name) {
+        found = true;
+        other = m.name;
+        break;
+      }
     }
   }
-  if (l.indexed) l.index.emplace(r.renamed, r.name);
-  l.members.push_back({r.name, r.renamed});
-  set(l.all, bit);
-  if (r.target != nullptr) set(l.renamed, bit);
+  if (found) {
+    throw Error(Errc::unsupported,
+                fmt::format("--key-case={}: keys \"{}\" and \"{}\" both "
+                            "become \"{}\"",
+                            style_name_, other, r.name, r.renamed));
+  }
 }
 
 void KeyRenamer::end_document() {

@@ -117,7 +117,19 @@ class KeyRenamer {
     const Entry* entry = nullptr;
   };
 
+  // The slow paths of rename() and add_member(), which are inline
+  // (fused_impl.h) because they run for every member.
+  void rename_remembered(std::string_view name, Renamed& out);
+  /// Throws when another member of `l` has r's new name.
+  void find_collision(Level& l, const Renamed& r) const;
   const Entry* find_or_add(std::string_view name);
+  static unsigned filter_bit(std::string_view s);
+  static bool has(const Filter& f, unsigned bit) {
+    return ((f[bit >> 6] >> (bit & 63)) & 1) != 0;
+  }
+  static void set(Filter& f, unsigned bit) {
+    f[bit >> 6] |= std::uint64_t{1} << (bit & 63);
+  }
   void index(const Entry* entry, std::uint64_t hash);
 
   /// keeps_name() by a table of the style's character classes.

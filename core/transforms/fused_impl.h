@@ -17,6 +17,55 @@ concept TakesPlainText = requires(N& n, std::string_view s) {
   n.plain_key(s);
 };
 
+inline unsigned KeyRenamer::filter_bit(std::string_view s) {
+  if (s.empty()) return 0;
+  return (static_cast<unsigned>(s.size()) * 31u +
+          static_cast<unsigned char>(s.front()) * 7u +
+          static_cast<unsigned char>(s.back())) &
+         255u;
+}
+
+inline bool KeyRenamer::kept(std::string_view name) const {
+  if (!table_) return keeps_name(name, style_);
+  std::size_t i = 0;
+  while (i < name.size() && name[i] == '_') ++i;
+  if (i == name.size()) return true;
+  unsigned prev = 1;  // a word must come first: "_-a" becomes "_a"
+  for (; i < name.size(); ++i) {
+    const unsigned c = class_[static_cast<unsigned char>(name[i])];
+    if (c == 2 || (c == 1 && prev == 1)) return false;  // "a__b": "a_b"
+    prev = c;
+  }
+  return prev == 0;  // "a_" becomes "a"
+}
+
+inline void KeyRenamer::rename(std::string_view name, bool stable,
+                               Renamed& out) {
+  if (stable && kept(name)) {
+    out = Renamed{name, name, nullptr};
+    return;
+  }
+  rename_remembered(name, out);
+}
+
+inline void KeyRenamer::add_member(const Renamed& r) {
+  Level& l = levels_[depth_ - 1];
+  const unsigned bit = filter_bit(r.renamed);
+  // A member kept as it is can only collide with a renamed one; a renamed
+  // one with any other whose new name is spelled the same: that is, when
+  // another remembered name becomes it too, or a name kept as it is has
+  // its spelling.
+  const bool search =
+      r.target == nullptr
+          ? has(l.renamed, bit)
+          : (r.target->ambiguous || r.target->kept) && has(l.all, bit);
+  if (search) find_collision(l, r);
+  if (l.indexed) l.index.emplace(r.renamed, r.name);
+  l.members.push_back({r.name, r.renamed});
+  set(l.all, bit);
+  if (r.target != nullptr) set(l.renamed, bit);
+}
+
 }  // namespace detail
 
 template <class Next>
