@@ -32,15 +32,12 @@ std::uint64_t fnv1a(std::string_view s) {
 
 KeyRenamer::KeyRenamer(KeyCase style, std::string_view style_name)
     : style_(style), style_name_(style_name) {
-  // The rules of keeps_name() as a table, for the styles where a name kept
-  // is made of words joined by at most single joiners.
-  char joiner = 0;
   switch (style) {
     case KeyCase::snake:
-      joiner = '_';
+      joiner_ = '_';
       break;
     case KeyCase::kebab:
-      joiner = '-';
+      joiner_ = '-';
       break;
     case KeyCase::camel:
     case KeyCase::lower:
@@ -50,12 +47,7 @@ KeyRenamer::KeyRenamer(KeyCase style, std::string_view style_name)
       return;
   }
   table_ = true;
-  for (int c = 'A'; c <= 'Z'; ++c) class_[static_cast<std::size_t>(c)] = 2;
-  if (style != KeyCase::lower) {
-    for (const char c : {'_', '-', ' '}) {
-      class_[static_cast<unsigned char>(c)] = c == joiner ? 1 : 2;
-    }
-  }
+  separators_ = style != KeyCase::lower;  // lower keeps separators
 }
 
 void KeyRenamer::open_object() {

@@ -132,14 +132,17 @@ class KeyRenamer {
   }
   void index(const Entry* entry, std::uint64_t hash);
 
-  /// keeps_name() by a table of the style's character classes.
+  /// keeps_name(), faster.
   bool kept(std::string_view name) const;
 
   KeyCase style_;
   std::string style_name_;
-  // keeps_name() by character: 0 in a word, 1 joins words, 2 is renamed.
-  std::array<std::uint8_t, 256> class_{};
-  bool table_ = false;  // class_ decides (else keeps_name())
+  // kept() decides by itself (else keeps_name()) for the styles whose kept
+  // names are words joined by single joiners: `joiner_` ('_', '-', or 0
+  // for none), and whether the other separators are renamed.
+  bool table_ = false;
+  char joiner_ = 0;
+  bool separators_ = false;
   std::string buf_;
   // Node-based maps keep the pointers held elsewhere valid.
   std::unordered_map<std::string, Target, Hash, std::equal_to<>> targets_;

@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "core/transforms/fused.h"
 
 namespace jbx::transforms {
@@ -25,18 +28,64 @@ inline unsigned KeyRenamer::filter_bit(std::string_view s) {
          255u;
 }
 
+namespace swar {
+
+constexpr std::uint64_t kOnes = 0x0101010101010101u;
+constexpr std::uint64_t kHigh = 0x8080808080808080u;
+constexpr std::uint64_t kLow = 0x7f7f7f7f7f7f7f7fu;
+
+/// 0x80 in each zero byte of `v`, exactly (no borrow between bytes).
+inline std::uint64_t zero_bytes(std::uint64_t v) {
+  return ~(((v & kLow) + kLow) | v) & kHigh;
+}
+
+/// 0x80 in each byte of `v` equal to `c`.
+inline std::uint64_t bytes_equal(std::uint64_t v, char c) {
+  return zero_bytes(v ^ (kOnes * static_cast<unsigned char>(c)));
+}
+
+/// 0x80 in each ASCII capital letter of `v`.
+inline std::uint64_t capitals(std::uint64_t v) {
+  const std::uint64_t low = v & kLow;
+  const std::uint64_t from_a = low + kOnes * (0x80 - 'A');
+  const std::uint64_t past_z = low + kOnes * (0x80 - 'Z' - 1);
+  return from_a & ~past_z & ~v & kHigh;
+}
+
+}  // namespace swar
+
 inline bool KeyRenamer::kept(std::string_view name) const {
   if (!table_) return keeps_name(name, style_);
+  // keeps_name() for snake, kebab, camel and lower, eight bytes at a time:
+  // no capital, no separator other than the joiner, and joiners only
+  // single and between words.
+  const char* p = name.data();
+  const std::size_t n = name.size();
   std::size_t i = 0;
-  while (i < name.size() && name[i] == '_') ++i;
-  if (i == name.size()) return true;
-  unsigned prev = 1;  // a word must come first: "_-a" becomes "_a"
-  for (; i < name.size(); ++i) {
-    const unsigned c = class_[static_cast<unsigned char>(name[i])];
-    if (c == 2 || (c == 1 && prev == 1)) return false;  // "a__b": "a_b"
-    prev = c;
+  while (i < n && p[i] == '_') ++i;
+  if (i == n) return true;
+  if (joiner_ != 0 && p[n - 1] == joiner_) return false;  // "a_" is "a"
+  std::uint64_t before = 1;  // a word must come first: "_-a" is "_a"
+  while (i < n) {
+    std::uint64_t v = 0;
+    const std::size_t k = std::min<std::size_t>(8, n - i);
+    std::memcpy(&v, p + i, k);  // zero bytes beyond the name are harmless
+    i += k;
+    std::uint64_t bad = swar::capitals(v);
+    if (separators_) {
+      for (const char c : {'_', '-', ' '}) {
+        if (c != joiner_) bad |= swar::bytes_equal(v, c);
+      }
+    }
+    std::uint64_t joins = 0;
+    if (joiner_ != 0) {
+      joins = swar::bytes_equal(v, joiner_);
+      bad |= joins & ((joins << 8) | (before << 7));  // "a__b" is "a_b"
+    }
+    if (bad != 0) return false;
+    before = joins >> 63;
   }
-  return prev == 0;  // "a_" becomes "a"
+  return true;
 }
 
 inline void KeyRenamer::rename(std::string_view name, bool stable,
