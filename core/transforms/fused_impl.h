@@ -52,6 +52,27 @@ inline std::uint64_t capitals(std::uint64_t v) {
   return from_a & ~past_z & ~v & kHigh;
 }
 
+/// The `k` (1 to 8) bytes at `p` as a word, zero above them. Built from
+/// whole loads: gathering them through memory byte by byte would stall the
+/// word-sized read that follows.
+inline std::uint64_t load(const char* p, std::size_t k) {
+  if (k == 8) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  if (k >= 4) {
+    std::uint32_t lo = 0, hi = 0;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + k - 4, 4);  // overlaps lo where k < 8: same bytes
+    return lo | std::uint64_t{hi} << (8 * (k - 4));
+  }
+  const auto byte = [p](std::size_t i) {
+    return std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+  };
+  return byte(0) | byte(k / 2) | byte(k - 1);
+}
+
 }  // namespace swar
 
 inline bool KeyRenamer::kept(std::string_view name) const {
@@ -67,9 +88,8 @@ inline bool KeyRenamer::kept(std::string_view name) const {
   if (joiner_ != 0 && p[n - 1] == joiner_) return false;  // "a_" is "a"
   std::uint64_t before = 1;  // a word must come first: "_-a" is "_a"
   while (i < n) {
-    std::uint64_t v = 0;
     const std::size_t k = std::min<std::size_t>(8, n - i);
-    std::memcpy(&v, p + i, k);  // zero bytes beyond the name are harmless
+    const std::uint64_t v = swar::load(p + i, k);  // zeros past the name
     i += k;
     std::uint64_t bad = swar::capitals(v);
     if (separators_) {
