@@ -83,7 +83,7 @@ void KeyRenamer::rename_remembered(std::string_view name, Renamed& out) {
   if (i == 0) {
     // The first remembered name picks the shape this object follows.
     for (std::size_t k = 0; k < l.recent.size(); ++k) {
-      if (!l.recent[k].empty() && l.recent[k][0]->first == name) {
+      if (!l.recent[k].empty() && swar::same(l.recent[k][0]->first, name)) {
         l.shape = static_cast<int>(k);
         break;
       }
@@ -93,7 +93,7 @@ void KeyRenamer::rename_remembered(std::string_view name, Renamed& out) {
   if (l.shape >= 0) {
     const std::vector<const Entry*>& prev =
         l.recent[static_cast<std::size_t>(l.shape)];
-    if (i < prev.size() && prev[i]->first == name) e = prev[i];
+    if (i < prev.size() && swar::same(prev[i]->first, name)) e = prev[i];
   }
   if (e == nullptr) e = find_or_add(name);
   l.seen.push_back(e);

@@ -73,6 +73,19 @@ inline std::uint64_t load(const char* p, std::size_t k) {
   return byte(0) | byte(k / 2) | byte(k - 1);
 }
 
+/// a == b, without a library call for names up to 16 bytes.
+inline bool same(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  if (n == 0) return true;
+  if (n <= 8) return load(a.data(), n) == load(b.data(), n);
+  if (n <= 16) {
+    return load(a.data(), 8) == load(b.data(), 8) &&
+           load(a.data() + n - 8, 8) == load(b.data() + n - 8, 8);
+  }
+  return a == b;
+}
+
 }  // namespace swar
 
 inline bool KeyRenamer::kept(std::string_view name) const {
