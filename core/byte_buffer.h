@@ -56,6 +56,11 @@ class ByteBuffer {
     reallocate(std::max(cap_ == 0 ? std::size_t{4096} : cap_ * 2, len_ + n));
   }
   void reallocate(std::size_t cap) {
+    // Large buffers in whole 2 MiB units, which the allocator can place on
+    // transparent huge pages: one page fault per 2 MiB written instead of
+    // one per 4 KiB. Untouched capacity costs address space only.
+    constexpr std::size_t kHuge = std::size_t{2} << 20;
+    if (cap >= kHuge / 2) cap = (cap + kHuge - 1) & ~(kHuge - 1);
     // Default-initialised: new bytes are written before they are read.
     std::unique_ptr<char[]> bigger(new char[cap]);
     if (len_ > 0) std::memcpy(bigger.get(), data_.get(), len_);

@@ -120,22 +120,13 @@ bool decimal_equals_double(std::string_view text, double d) {
 MsgpackWriter::MsgpackWriter(Sink& out, const WriteOptions& options)
     : out_(out), options_(options) {}
 
-void MsgpackWriter::reserve_slow(std::size_t n) {
-  std::size_t cap = cap_ == 0 ? 4096 : cap_ * 2;
-  cap = std::max(cap, len_ + n);
-  std::unique_ptr<char[]> bigger(new char[cap]);
-  if (len_ > 0) std::memcpy(bigger.get(), body_.get(), len_);
-  body_ = std::move(bigger);
-  cap_ = cap;
-}
-
 std::string MsgpackWriter::pointer() const {
   std::string p;
   for (const Container& c : open_) {
     if (c.is_map) {
       // The key as written: str header (fixstr, str8, str16, str32), bytes.
       const auto* k =
-          reinterpret_cast<const unsigned char*>(body_.get()) + c.key;
+          reinterpret_cast<const unsigned char*>(body_.data()) + c.key;
       std::size_t n = 0;
       std::size_t h = 1;
       if ((k[0] & 0xe0) == 0xa0) {
@@ -168,7 +159,7 @@ void MsgpackWriter::begin_value() {
 
 Flow MsgpackWriter::begin(bool is_map) {
   begin_value();
-  open_.push_back(Container{len_, 0, is_map});
+  open_.push_back(Container{body_.size(), 0, is_map});
   put(0);  // the header's byte, set by end()
   return Flow::visit;
 }
@@ -195,7 +186,7 @@ Flow MsgpackWriter::key(std::string_view name) {
                 "map of more than 4294967295 members has no MessagePack form");
   }
   ++c.count;
-  c.key = len_;  // error messages read it back for their JSON Pointer
+  c.key = body_.size();  // error messages read it back for their JSON Pointer
   write_raw_string(0xa0, 0xd9, name);
   return Flow::visit;
 }
@@ -474,7 +465,8 @@ void MsgpackWriter::end_document() {
   std::sort(patches_.begin(), patches_.end(),
             [](const Patch& a, const Patch& b) { return a.pos < b.pos; });
   std::size_t prev = 0;
-  const char* body = body_.get();
+  const char* body = body_.data();
+  const std::size_t len = body_.size();
   for (const Patch& c : patches_) {
     out_.write({body + prev, c.pos - prev});
     prev = c.pos + 1;  // over the one-byte placeholder
@@ -495,8 +487,8 @@ void MsgpackWriter::end_document() {
     }
     out_.write({head, n});
   }
-  out_.write({body + prev, len_ - prev});
-  len_ = 0;
+  out_.write({body + prev, len - prev});
+  body_.clear();
   patches_.clear();
   open_.clear();
 }

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/byte_buffer.h"
 #include "core/events.h"
 #include "core/options.h"
 #include "core/sink.h"
@@ -63,9 +64,7 @@ class MsgpackWriter final : public Writer {
   }
   /// Expects documents of about `bytes` bytes of output (the input's size
   /// is a good bound): one allocation up front instead of repeated growth.
-  void size_hint(std::size_t bytes) {
-    if (bytes > cap_) reserve_slow(bytes - len_);
-  }
+  void size_hint(std::size_t bytes) { body_.reserve(bytes); }
 
  private:
   // Containers are written with their element counts up front, which only
@@ -84,13 +83,7 @@ class MsgpackWriter final : public Writer {
     bool is_map;
   };
 
-  char* grow(std::size_t n) {
-    if (cap_ - len_ < n) reserve_slow(n);
-    char* p = body_.get() + len_;
-    len_ += n;
-    return p;
-  }
-  void reserve_slow(std::size_t n);
+  char* grow(std::size_t n) { return body_.grow(n); }
   void put(std::uint8_t b) { *grow(1) = static_cast<char>(b); }
   void begin_value();
   void write_uint(std::uint64_t v);
@@ -105,9 +98,7 @@ class MsgpackWriter final : public Writer {
 
   Sink& out_;
   WriteOptions options_;
-  std::unique_ptr<char[]> body_;
-  std::size_t len_ = 0;
-  std::size_t cap_ = 0;
+  ByteBuffer body_;
   std::vector<Container> open_;  // the open containers, outermost first
   std::vector<Patch> patches_;   // headers longer than one byte
   int pending_ext_ = 256;        // extension type for the next bytes
