@@ -95,11 +95,14 @@ class MsgpackReader final : public Reader {
   template <class H>
   void deliver_ext(H& out, std::int8_t type, std::uint64_t len,
                    const char* what, std::uint64_t at);
+  // Inlined into the event loops: they run for every string and key.
   template <class H>
-  void deliver_string(H& out, std::uint64_t len, const char* what);
+  [[gnu::always_inline]] inline void deliver_string(H& out, std::uint64_t len,
+                                                    const char* what);
   // Checks the string's UTF-8; `plain` tells whether JSON must escape it.
-  std::string_view take_string(std::uint64_t len, const char* what,
-                               bool& plain);
+  [[gnu::always_inline]] inline std::string_view take_string(std::uint64_t len,
+                                                             const char* what,
+                                                             bool& plain);
   void skip_values(std::uint64_t count);
   void render_key(std::string& out, std::size_t depth, bool top);
   void check_key_text(const std::string& text) const;
