@@ -342,31 +342,42 @@ int Pipeline::run_to(Sink& sink, bool to_terminal,
       continue;
     }
     std::unique_ptr<Reader> reader;
-    try {
-      ReadOptions ro = read_;
-      const FormatSpec& in_format = input_format(*src, args_);
-      if (&in_format == &kJsonLinesFormat) ro.lines = true;
-      reader = make_reader(*src, in_format, ro, single_json_);
-      while (reader->read_document(*head)) {
+    // JSON Lines: a bad line is reported and skipped and the next one is
+    // read, as in query and validate; in any other input an error ends
+    // that input. Either way the exit status says something went wrong.
+    bool lines = false;
+    for (bool more = true; more;) {
+      try {
+        if (!reader) {
+          ReadOptions ro = read_;
+          const FormatSpec& in_format = input_format(*src, args_);
+          if (&in_format == &kJsonLinesFormat) ro.lines = true;
+          lines = ro.lines;
+          reader = make_reader(*src, in_format, ro, single_json_);
+        }
+        while (reader->read_document(*head)) {
+        }
+        more = false;
+        const auto* json = dynamic_cast<const JsonReader*>(reader.get());
+        if (json != nullptr && !lines && json->documents() == 0) {
+          // Like validate: a JSON input holds at least one value.
+          Error e(Errc::unexpected_end,
+                  "unexpected end of input, expected a value");
+          if (!json->text().empty()) e.offset = json->text().size();
+          throw e;
+        }
+      } catch (Error& e) {
+        // Output errors and usage errors end the run.
+        if (!e.input.empty() && e.input != src->name()) throw;
+        if (e.code == Errc::usage) throw;
+        if (auto* jw = dynamic_cast<JsonWriter*>(writer.get())) jw->abandon();
+        sink.flush();
+        report_error(e, src.get(), reader.get());
+        any_error = true;
+        // The chain may be in the middle of a document: start afresh.
+        build();
+        more = more && lines && reader != nullptr;
       }
-      const auto* json = dynamic_cast<const JsonReader*>(reader.get());
-      if (json != nullptr && !ro.lines && json->documents() == 0) {
-        // Like validate: a JSON input holds at least one value.
-        Error e(Errc::unexpected_end,
-                "unexpected end of input, expected a value");
-        if (!json->text().empty()) e.offset = json->text().size();
-        throw e;
-      }
-    } catch (Error& e) {
-      // Output errors and usage errors end the run.
-      if (!e.input.empty() && e.input != src->name()) throw;
-      if (e.code == Errc::usage) throw;
-      if (auto* jw = dynamic_cast<JsonWriter*>(writer.get())) jw->abandon();
-      sink.flush();
-      report_error(e, src.get(), reader.get());
-      any_error = true;
-      // The chain may be in the middle of a document: start afresh.
-      build();
     }
   }
   writer->finish();

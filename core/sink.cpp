@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -14,6 +15,8 @@ namespace jbx {
 namespace {
 
 constexpr std::size_t kBlock = 1u << 18;  // 256 KiB: few syscalls, in cache
+// The most of one document stdout holds back (Sink::mark_document).
+constexpr std::size_t kHoldLimit = std::size_t{4} << 20;
 
 [[noreturn]] void io_error(const std::string& name, const char* what, int err) {
   Error e(Errc::io, std::string(what) + ": " + std::strerror(err));
@@ -57,11 +60,35 @@ FdSink::~FdSink() = default;
 
 void FdSink::flush() {
   const auto n = static_cast<std::size_t>(cur_ - begin_);
+  // A document cut in two by a flush can no longer be dropped.
+  doc_ = doc_ == cur_ ? begin_ : nullptr;
   cur_ = begin_;
   write_all(fd_, begin_, n, name_);
 }
 
 void FdSink::make_room(std::size_t n) {
+  if (doc_ != nullptr) {
+    // Write what precedes the current document and keep the document, so
+    // that an error in it leaves no half document on stdout. A document
+    // too large to hold is streamed like any other output.
+    const auto held = static_cast<std::size_t>(cur_ - doc_);
+    if (held + n <= kHoldLimit) {
+      write_all(fd_, begin_, static_cast<std::size_t>(doc_ - begin_), name_);
+      if (held + n > cap_) {
+        std::unique_ptr<char[]> bigger(new char[std::max(cap_ * 2, held + n)]);
+        std::memcpy(bigger.get(), doc_, held);
+        buf_ = std::move(bigger);
+        cap_ = std::max(cap_ * 2, held + n);
+      } else {
+        std::memmove(buf_.get(), doc_, held);
+      }
+      begin_ = doc_ = buf_.get();
+      cur_ = begin_ + held;
+      end_ = begin_ + cap_;
+      return;
+    }
+    doc_ = nullptr;
+  }
   flush();
   if (n > cap_) {
     buf_.reset(new char[n]);
@@ -79,9 +106,11 @@ StringSink::StringSink() {
 
 void StringSink::make_room(std::size_t n) {
   const auto used = static_cast<std::size_t>(cur_ - begin_);
+  const auto doc = doc_ != nullptr ? doc_ - begin_ : -1;
   buf_.resize(std::max(buf_.size() * 2, used + n));
   begin_ = buf_.data();
   cur_ = begin_ + used;
+  doc_ = doc >= 0 ? begin_ + doc : nullptr;
   end_ = begin_ + buf_.size();
 }
 
@@ -125,6 +154,8 @@ AtomicFileSink::~AtomicFileSink() {
 
 void AtomicFileSink::flush() {
   const auto n = static_cast<std::size_t>(cur_ - begin_);
+  // No hold-back here: a failed run leaves the target as it was anyway.
+  doc_ = nullptr;
   cur_ = begin_;
   write_all(fd_, begin_, n, target_);
 }

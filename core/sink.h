@@ -37,6 +37,19 @@ class Sink {
   }
   void commit(char* new_cur) { cur_ = new_cur; }
 
+  /// Marks where the next document starts. A sink that supports it (stdout)
+  /// then holds that document's bytes back, up to a few MiB, until the next
+  /// mark or flush, so that drop_document() can take a half-written one
+  /// back after an error.
+  void mark_document() { doc_ = cur_; }
+  /// Removes what was written since mark_document(); false when none was
+  /// marked or part of it has already gone out.
+  bool drop_document() {
+    if (doc_ == nullptr) return false;
+    cur_ = doc_;
+    return true;
+  }
+
   /// Writes buffered bytes out. Throws Error(io), or BrokenPipe on EPIPE.
   virtual void flush() = 0;
   /// Display name for errors: "<stdout>", the target path.
@@ -50,6 +63,7 @@ class Sink {
   char* begin_ = nullptr;
   char* cur_ = nullptr;
   char* end_ = nullptr;
+  char* doc_ = nullptr;  // start of the current document, if marked
 };
 
 /// Buffered writes to a file descriptor it does not own (stdout).
@@ -79,7 +93,10 @@ class StringSink final : public Sink {
   std::string_view data() const {
     return {buf_.data(), static_cast<std::size_t>(cur_ - begin_)};
   }
-  void clear() { cur_ = begin_; }
+  void clear() {
+    cur_ = begin_;
+    if (doc_ != nullptr) doc_ = begin_;
+  }
 
  protected:
   void make_room(std::size_t n) override;

@@ -44,7 +44,10 @@ constexpr ExitDoc kExitDocs[] = {
      "With \\flag{exit-status}: the query selected nothing."},
     {ExitCode::error, kEvery,
      "An error: a usage error, malformed input, or a failed read or write. "
-     "A closed output pipe is not an error."},
+     "A malformed input is reported and the rest of it skipped; in JSON "
+     "Lines only the bad line is skipped. A document cut short by an error "
+     "is not written (stdout holds back up to 4 MiB of a document). A "
+     "closed output pipe is not an error."},
     {ExitCode::interrupted, kEvery, "Interrupted by SIGINT."},
 };
 

@@ -185,7 +185,10 @@ void JsonWriter::separator() {
 }
 
 void JsonWriter::before_value() {
-  in_doc_ = true;
+  if (!in_doc_) {
+    in_doc_ = true;
+    out_.mark_document();
+  }
   if (!stack_.empty() && !stack_.back().object) separator();
   if (!pending_.empty()) open_wrappers(false);
 }
@@ -223,7 +226,10 @@ void JsonWriter::open_wrappers(bool next_is_object) {
 }
 
 void JsonWriter::open_container(char c, bool object) {
-  in_doc_ = true;
+  if (!in_doc_) {
+    in_doc_ = true;
+    out_.mark_document();
+  }
   if (!stack_.empty() && !stack_.back().object) separator();
   if (!pending_.empty()) open_wrappers(object);
   if (opt_.color) out_.write(kContainerColor);
@@ -537,9 +543,18 @@ void JsonWriter::timestamp_value(const Timestamp& t) {
       append_date(s, days);
       s += 'T';
       append_time(s, secs - days * 86400, t.nanos);
+      if (t.kind == Timestamp::Kind::local_date_time && !t.zone.empty()) {
+        // Wall-clock time in a region zone (JSONB zoned date-times): the
+        // zone id in brackets, as fastjson2 and java.time print it.
+        s += '[';
+        s += t.zone;
+        s += ']';
+      }
       if (t.kind == Timestamp::Kind::instant) {
+        // A zero offset is "Z", as RFC 3339 and java.time write it, whether
+        // or not the source carried one.
         if (!offset || t.offset_seconds == 0) {
-          s += offset ? "+00:00" : "Z";
+          s += 'Z';
         } else {
           std::int32_t o = t.offset_seconds;
           s += o < 0 ? '-' : '+';
@@ -563,11 +578,19 @@ void JsonWriter::annotation(const Annotation& a) {
 }
 
 void JsonWriter::abandon() {
-  if (in_doc_) end_document();
+  if (!in_doc_) return;
+  // Take the half document back when the sink still holds it; else end
+  // its line so the next document starts on a line of its own.
+  if (!out_.drop_document()) out_.put('\n');
+  reset();
 }
 
 void JsonWriter::end_document() {
   out_.put('\n');
+  reset();
+}
+
+void JsonWriter::reset() {
   in_doc_ = false;
   stack_.clear();
   pending_.clear();

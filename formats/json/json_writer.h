@@ -60,9 +60,10 @@ class JsonWriter final : public Writer {
   void annotation(const Annotation& a) override;
   void end_document() override;
 
-  /// After an error in the middle of a document: ends the partial line
-  /// (if anything of the document was written) and resets the state so
-  /// that the next document starts clean.
+  /// After an error in the middle of a document: takes back what was
+  /// written of it when the sink still holds it (stdout holds up to a few
+  /// MiB of a document), else ends the partial line; then resets the state
+  /// so that the next document starts clean.
   void abandon();
 
  private:

@@ -121,7 +121,7 @@ case("several_files_and_stdin", ["fmt", "-c", "a.json", "-", "b.json"],
      stdin="[2]", files={"a.json": "[1]", "b.json": '{"b":3}'},
      stdout='[1]\n[2]\n{"b":3}\n')
 case("lines_flag", ["fmt", "--lines"], stdin='{"a": 1}\n\n[1,\n',
-     code=2, stdout='{"a":1}\n[1\n',
+     code=2, stdout='{"a":1}\n',
      stderr="jbx: error: <stdin>:3:4: unexpected end of input in array\n"
             "  [1,\n     ^\n")
 case("lines_flag_short", ["fmt", "-l"], stdin='{"a": 1}\n [2, 3] \n',
@@ -133,8 +133,8 @@ case("ndjson_extension_implies_lines", ["fmt", "x.ndjson"],
      files={"x.ndjson": '{"a": 1}\r\n{"b": [2]}'},
      stdout='{"a":1}\n{"b":[2]}\n')
 case("jsonl_bad_line_has_its_line_number", ["fmt", "x.jsonl"],
-     files={"x.jsonl": '{"a": 1}\n{"b": [2}\n'}, code=2,
-     stdout='{"a":1}\n{"b":[2\n',
+     files={"x.jsonl": '{"a": 1}\n{"b": [2}\n{"c": 3}\n'}, code=2,
+     stdout='{"a":1}\n{"c":3}\n',
      stderr="jbx: error: x.jsonl:2:9: expected ',' or ']' after array "
             "element, found '}'\n  {\"b\": [2}\n          ^\n")
 case("from_json_overrides_extension", ["fmt", "-c", "--from", "json",
@@ -144,7 +144,7 @@ case("from_unknown_format", ["fmt", "--from", "jsn"], stdin="1", code=2,
      stdout="", stderr="jbx: error: unknown format 'jsn', did you mean "
                        "'json'?\n")
 case("max_depth", ["fmt", "-c", "--max-depth", "2"], stdin="[[1]] [[[1]]]",
-     code=2, stdout="[[1]]\n[[\n",
+     code=2, stdout="[[1]]\n",
      stderr="jbx: error: <stdin>:1:9: nesting deeper than 2 levels\n"
             "  [[1]] [[[1]]]\n          ^\n")
 case("max_depth_large_uses_the_iterative_parser",
@@ -157,13 +157,12 @@ case("deep_nesting_default_limit", ["fmt", "-c"], stdin="[" * 100000,
 
 # ---- errors -----------------------------------------------------------------
 case("error_has_location_line_and_caret", ["fmt"],
-     stdin='{\n  "a": [1, 2,]\n}\n', code=2, stdout='{\n  "a": [\n    1,\n'
-     '    2\n',
+     stdin='{\n  "a": [1, 2,]\n}\n', code=2, stdout="",
      stderr="jbx: error: <stdin>:2:14: trailing comma before ']'\n"
             "    \"a\": [1, 2,]\n               ^\n")
 case("bad_file_then_next_file", ["fmt", "-c", "bad.json", "good.json"],
      files={"bad.json": '{"a" 1}', "good.json": "[1]"}, code=2,
-     stdout="{\n[1]\n",
+     stdout="[1]\n",
      stderr="jbx: error: bad.json:1:6: expected ':' after key, found '1'\n"
             "  {\"a\" 1}\n       ^\n")
 case("missing_file", ["fmt", "nope.json", "good.json"],
@@ -178,10 +177,10 @@ case("blank_input_is_an_error", ["fmt"], stdin="  \n", code=2, stdout="",
 case("empty_json_lines_is_fine", ["fmt", "--lines"], stdin="\n\n",
      stdout="")
 case("documents_need_whitespace_between", ["fmt", "-c"], stdin="[1][2]",
-     code=2, stdout="[1]\n",
+     code=2, stdout="",
      stderr="jbx: error: <stdin>:1:4: expected whitespace or end of input "
             "after the document, found '['\n  [1][2]\n     ^\n")
-case("invalid_utf8", ["fmt"], stdin=b'["a\xff"]', code=2, stdout="[\n",
+case("invalid_utf8", ["fmt"], stdin=b'["a\xff"]', code=2, stdout="",
      stderr=b'jbx: error: <stdin>:1:4: invalid UTF-8 byte 0xff in string\n'
             b'  ["a\xff"]\n     ^\n')
 

@@ -49,9 +49,9 @@ EXPECTED = {
     # (RFC 7049 allowed simple(24) in this form).
     "f818": ([], (2, "jbx: error: <stdin>@0: invalid simple value 24 in "
                      "two-byte form\n")),
-    # Dates: tag 0 keeps its text's offset, tag 1 is UTC.
+    # Dates: tag 0 keeps its text's offset (zero is "Z"), tag 1 is UTC.
     "c074323031332d30332d32315432303a30343a30305a":
-        ([], '"2013-03-21T20:04:00+00:00"'),
+        ([], '"2013-03-21T20:04:00Z"'),
     "c11a514b67b0": ([], '"2013-03-21T20:04:00Z"'),
     "c1fb41d452d9ec200000": ([], '"2013-03-21T20:04:00.500Z"'),
     # Tag 23 (expected base16) and 32 (URI) read as their content; byte

@@ -1,0 +1,73 @@
+#include "core/sink.h"
+
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+// A temporary file standing in for stdout; read() returns what reached it.
+struct TempFd {
+  std::FILE* file = std::tmpfile();
+  int fd = file != nullptr ? ::fileno(file) : -1;
+  TempFd() { BOOST_REQUIRE(fd >= 0); }
+  ~TempFd() { std::fclose(file); }
+  std::string read() const {
+    std::string got;
+    char buf[65536];
+    for (off_t at = 0;;) {
+      const ssize_t n = ::pread(fd, buf, sizeof buf, at);
+      if (n <= 0) break;
+      got.append(buf, static_cast<std::size_t>(n));
+      at += n;
+    }
+    return got;
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sink)
+
+BOOST_AUTO_TEST_CASE(dropped_document_never_reaches_the_fd) {
+  TempFd f;
+  jbx::FdSink sink(f.fd, "<file>");
+  sink.mark_document();
+  sink.write("[1]\n");
+  sink.mark_document();
+  // Larger than the sink's block: the first document goes out, the
+  // second is held back whole.
+  const std::string half(1 << 20, 'x');
+  sink.write(half);
+  BOOST_TEST(f.read() == "[1]\n");
+  BOOST_TEST(sink.drop_document());
+  sink.write("[2]\n");
+  sink.flush();
+  BOOST_TEST(f.read() == "[1]\n[2]\n");
+}
+
+BOOST_AUTO_TEST_CASE(document_too_large_to_hold_is_streamed) {
+  TempFd f;
+  jbx::FdSink sink(f.fd, "<file>");
+  sink.mark_document();
+  const std::string big(std::size_t{6} << 20, 'y');
+  sink.write(big);
+  // Past the hold-back limit some of it has gone out: it cannot be taken
+  // back, and nothing is lost.
+  BOOST_TEST(!sink.drop_document());
+  sink.flush();
+  BOOST_TEST(f.read().size() == big.size());
+}
+
+BOOST_AUTO_TEST_CASE(string_sink_drop_survives_growth) {
+  jbx::StringSink sink;
+  sink.write("keep\n");
+  sink.mark_document();
+  sink.write(std::string(100000, 'z'));
+  BOOST_TEST(sink.drop_document());
+  BOOST_TEST(sink.data() == "keep\n");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
