@@ -1,15 +1,31 @@
-// The simdjson On-Demand walk, included by one .cpp per CPU kernel. Every
-// definition has internal linkage: each kernel's copy is compiled with its
-// own instruction set and must not be merged with another's by the linker.
+// The JSON reader's fast path, included by one .cpp per CPU kernel: simdjson
+// finds the structural characters of a document (stage 1: UTF-8, string
+// boundaries and unescaped control characters checked on the way), and a
+// walk of our own over that index checks the grammar and sends events
+// straight to the handler. The walk is iterative (an explicit container
+// stack, so no depth can overflow the machine stack), copies nothing for
+// the common escape-free strings and keeps each number's spelling.
+//
+// simdjson's On-Demand API would do the same walk, but through a value
+// iterator per token; on a document where every token is output that is
+// most of the run time. Every definition has internal linkage: each
+// kernel's copy is compiled with its own instruction set and must not be
+// merged with another's by the linker.
 #pragma once
 
 #include <simdjson.h>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_fused.h"
@@ -21,21 +37,18 @@
 namespace jbx {
 namespace {
 
-namespace od = simdjson::ondemand;
-
-// Not produced by the walk: marks "the handler asked to stop".
-constexpr simdjson::error_code kStopped = simdjson::UNINITIALIZED;
-
 inline bool is_ws(char c) {
   return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+inline bool is_digit(char c) {
+  return static_cast<unsigned char>(c - '0') < 10;
+}
 
 enum class NumberKind { invalid, integer, decimal };
 
-// RFC 8259 number grammar; simdjson's On-Demand token boundaries are looser.
-NumberKind number_kind(std::string_view s) {
+// RFC 8259 number grammar; stage 1 only says where a token starts.
+inline NumberKind number_kind(std::string_view s) {
   std::size_t i = 0;
   const std::size_t n = s.size();
   bool decimal = false;
@@ -65,23 +78,56 @@ NumberKind number_kind(std::string_view s) {
   return decimal ? NumberKind::decimal : NumberKind::integer;
 }
 
+// Whether s[0, n) holds a backslash. The bytes after the text are readable
+// (a text is followed by its closing quote, and the input by its padding),
+// so the tail is tested in a whole block with the bytes past n masked off.
+inline bool has_backslash(const char* s, std::size_t n) {
+#if defined(__AVX2__)
+  const __m256i bs = _mm256_set1_epi8('\\');
+  while (n >= 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, bs)) != 0) return true;
+    s += 32;
+    n -= 32;
+  }
+  if (n == 0) return false;
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
+  const auto m = static_cast<std::uint32_t>(
+      _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, bs)));
+  return (m & ((std::uint32_t{1} << n) - 1)) != 0;
+#else
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  while (n >= 8) {
+    std::uint64_t v;
+    std::memcpy(&v, s, 8);
+    const std::uint64_t x = v ^ (kOnes * '\\');
+    if (((x - kOnes) & ~x & kHighs) != 0) return true;
+    s += 8;
+    n -= 8;
+  }
+  if (n == 0) return false;
+  std::uint64_t v;
+  std::memcpy(&v, s, 8);
+  if constexpr (std::endian::native == std::endian::little) {
+    v &= ~std::uint64_t{0} >> (64 - 8 * n);
+  } else {
+    v &= ~std::uint64_t{0} << (64 - 8 * n);
+  }
+  // Masked-off bytes are zero, never a backslash. The test's borrow runs
+  // towards higher bytes, so it can misfire only above a real match: exact
+  // for "any".
+  const std::uint64_t x = v ^ (kOnes * '\\');
+  return ((x - kOnes) & ~x & kHighs) != 0;
+#endif
+}
+
 // The binary writers take a decimal with its correctly rounded double
 // (decimal_value), so that simdjson's number parser does the conversion.
 template <class H>
 constexpr bool kTakesDecimals =
     std::is_same_v<H, CborWriter> ||
     std::is_same_v<H, msgpack::MsgpackWriter> || std::is_same_v<H, JsonbWriter>;
-
-// The text of the key starting at `p` (just after its opening quote) when
-// it has no escape, else a view with a null data pointer.
-inline std::string_view plain_key(const char* p) {
-  const char* q = p;
-  while (*q != '"') {
-    if (*q == '\\') return {};
-    ++q;
-  }
-  return {p, static_cast<std::size_t>(q - p)};
-}
 
 // The JSON writer, and the fused features in front of it, copy escape-free
 // keys and strings without scanning them (plain_key, plain_string).
@@ -90,259 +136,422 @@ constexpr bool kTakesPlainText =
     std::is_same_v<H, JsonWriter> ||
     std::is_same_v<H, transforms::FusedFeatures<JsonWriter>>;
 
-// Sends the events of simdjson values to H. A template so that the JSON
-// writer (a final class) is called without virtual dispatch.
+// What the walk found wrong, in simdjson's terms (the scalar parser words
+// the error for the user).
+using Code = simdjson::error_code;
+
+// Sends the events of the document indexed by stage 1 to H. A template so
+// that the JSON writer (a final class) is called without virtual dispatch.
 template <class H>
-class Walker {
+class IndexWalker {
  public:
-  Walker(H& h, std::uint32_t max_depth) : h_(h), max_depth_(max_depth) {}
+  IndexWalker(H& h, const char* buf, std::size_t len,
+              const simdjson::internal::dom_parser_implementation& stage1,
+              std::uint32_t max_depth, std::vector<std::uint8_t>& stack,
+              std::string& scratch)
+      : h_(h),
+        buf_(buf),
+        len_(len),
+        idx_(stage1.structural_indexes.get()),
+        n_(stage1.n_structural_indexes),
+        stage1_(stage1),
+        max_depth_(max_depth),
+        stack_(stack),
+        scratch_(scratch) {}
 
   bool emitted = false;  // some event went out
-  bool stopped = false;
+  bool stopped = false;  // the handler returned Flow::stop
+  std::size_t consumed = 0;
 
-  simdjson::error_code value(od::value v, std::uint32_t depth) {
-    od::json_type t{};
-    auto err = v.type().get(t);
-    if (err) return err;
-    switch (t) {
-      case od::json_type::array: {
-        if (depth >= max_depth_) return simdjson::DEPTH_ERROR;
-        od::array a;
-        err = v.get_array().get(a);
-        if (err) return err;
-        return array(a, depth);
-      }
-      case od::json_type::object: {
-        if (depth >= max_depth_) return simdjson::DEPTH_ERROR;
-        od::object o;
-        err = v.get_object().get(o);
-        if (err) return err;
-        return object(o, depth);
-      }
-      case od::json_type::number: {
-        std::string_view raw = v.raw_json_token();
-        while (!raw.empty() && is_ws(raw.back())) raw.remove_suffix(1);
-        const NumberKind kind = number_kind(raw);
-        if (kind == NumberKind::invalid) return simdjson::NUMBER_ERROR;
-        if constexpr (kTakesDecimals<H>) {
-          // Zero, overflow and simdjson's refusals take the text path: the
-          // writer decides what they become.
-          double d = 0;
-          if (kind == NumberKind::decimal &&
-              v.get_double().get(d) == simdjson::SUCCESS && d != 0 &&
-              std::isfinite(d)) {
-            h_.decimal_value(raw, d);
-            return simdjson::SUCCESS;
-          }
-        }
-        h_.number_text(raw);
-        return simdjson::SUCCESS;
-      }
-      case od::json_type::string: {
-        // The token is the quoted string and the whitespace after it. Most
-        // strings have no escape: pass them without unescaping a copy.
-        std::string_view raw = v.raw_json_token();
-        while (!raw.empty() && is_ws(raw.back())) raw.remove_suffix(1);
-        if (raw.size() >= 2 &&
-            std::memchr(raw.data(), '\\', raw.size()) == nullptr) {
-          // Consume the value: On-Demand skips an unconsumed one without
-          // checking what follows it (`{"a":"b":"c"]}` would pass).
-          od::raw_json_string consumed;
-          err = v.get_raw_json_string().get(consumed);
-          if (err) return err;
-          if constexpr (kTakesPlainText<H>) {
-            h_.plain_string(raw.substr(1, raw.size() - 2));
-          } else {
-            h_.string_value(raw.substr(1, raw.size() - 2));
-          }
-          return simdjson::SUCCESS;
-        }
-        std::string_view s;
-        err = v.get_string().get(s);
-        if (err) return err;
-        h_.string_value(s);
-        return simdjson::SUCCESS;
-      }
-      case od::json_type::boolean: {
-        bool b = false;
-        err = v.get_bool().get(b);
-        if (err) return err;
-        h_.bool_value(b);
-        return simdjson::SUCCESS;
-      }
-      case od::json_type::null: {
-        bool is_null = false;
-        err = v.is_null().get(is_null);
-        if (err) return err;
-        if (!is_null) return simdjson::N_ATOM_ERROR;
-        h_.null_value();
-        return simdjson::SUCCESS;
-      }
-    }
-    return simdjson::TAPE_ERROR;
-  }
-
-  simdjson::error_code array(od::array& a, std::uint32_t depth) {
-    emitted = true;
-    const Flow f = h_.begin_array();
-    if (f == Flow::stop) {
-      stopped = true;
-      return kStopped;
-    }
-    for (auto elem : a) {
-      od::value ev;
-      auto err = std::move(elem).get(ev);
-      if (err) return err;
-      if (f == Flow::skip) continue;
-      err = value(ev, depth + 1);
-      if (err) return err;
-    }
-    if (f == Flow::visit) h_.end_array();
-    return simdjson::SUCCESS;
-  }
-
-  simdjson::error_code object(od::object& o, std::uint32_t depth) {
-    emitted = true;
-    const Flow f = h_.begin_object();
-    if (f == Flow::stop) {
-      stopped = true;
-      return kStopped;
-    }
-    for (auto field : o) {
-      od::field fl;
-      auto err = std::move(field).get(fl);
-      if (err) return err;
-      // Keys without escapes are passed straight from the input (stage 1
-      // has validated their UTF-8 and control characters).
-      std::string_view k = plain_key(fl.key().raw());
-      const bool plain = k.data() != nullptr;
-      if (!plain) {
-        err = fl.unescaped_key().get(k);
-        if (err) return err;
-      }
-      if (f == Flow::skip) continue;
-      Flow kf = Flow::visit;
-      if constexpr (kTakesPlainText<H>) {
-        kf = plain ? h_.plain_key(k) : h_.key(k);
-      } else {
-        kf = h_.key(k);
-      }
-      if (kf == Flow::stop) {
-        stopped = true;
-        return kStopped;
-      }
-      if (kf == Flow::skip) continue;
-      err = value(fl.value(), depth + 1);
-      if (err) return err;
-    }
-    if (f == Flow::visit) h_.end_object();
-    return simdjson::SUCCESS;
-  }
+  // Walks the container document starting at the first token.
+  Code run();
 
  private:
+  // The first byte of token i, or NUL past the last one.
+  char at(std::uint32_t i) const { return i < n_ ? buf_[idx_[i]] : '\0'; }
+  // Token i without the whitespace before the next token.
+  std::string_view token(std::uint32_t i) const {
+    const std::size_t b = idx_[i];
+    std::size_t e = i + 1 < n_ ? idx_[i + 1] : len_;
+    while (e > b && is_ws(buf_[e - 1])) --e;
+    return {buf_ + b, e - b};
+  }
+  // The text of the string token i, between its quotes (a null data() when
+  // the token is not a closed string).
+  std::string_view string_text(std::uint32_t i) const {
+    const std::size_t b = idx_[i];
+    std::size_t e = i + 1 < n_ ? idx_[i + 1] : len_;
+    // Usually the next token follows the closing quote at once.
+    if (buf_[e - 1] != '"' || e - b < 2) {
+      while (e > b && is_ws(buf_[e - 1])) --e;
+      if (e - b < 2 || buf_[e - 1] != '"') return {};
+    }
+    return {buf_ + b + 1, e - b - 2};
+  }
+  // Unescapes `raw` (a string's text with a backslash) into scratch_.
+  bool unescape(std::string_view raw, std::string_view& out);
+
+  Code scalar(std::uint32_t i, bool quiet);
+  bool open(bool array, std::uint32_t depth, bool quiet, Code& err);
+  // A member name; false when the walk must end (err set, or stopped).
+  bool member_key(std::uint32_t i, bool quiet, Code& err);
+
   H& h_;
+  const char* buf_;
+  std::size_t len_;
+  const std::uint32_t* idx_;
+  std::uint32_t n_;
+  const simdjson::internal::dom_parser_implementation& stage1_;
   std::uint32_t max_depth_;
+  std::vector<std::uint8_t>& stack_;  // per open container: 1 array, 0 object
+  std::string& scratch_;
+  // While nonzero, nothing goes to the handler: the depth of the skipped
+  // container whose end ends the silence.
+  std::uint32_t mute_at_ = 0;
+  bool skip_next_ = false;  // the handler skipped the member's value
 };
 
-// Parses the container document at p[0..len) (readable up to p + capacity).
 template <class H>
-SimdResult run_simd(od::parser& parser, const char* p, std::size_t len,
-                    std::size_t capacity, H& h, std::uint32_t max_depth) {
-  SimdResult r;
-  const auto fail = [&r](simdjson::error_code e) {
-    r.ok = false;
-    r.message = simdjson::error_message(e);
-    return r;
-  };
-  od::document doc;
-  auto err = parser.iterate(p, len, capacity).get(doc);
-  if (err) return fail(err);
-  // The document-level accessors check that the root is closed where the
-  // input ends; value-level ones would walk off the end of a truncated
-  // document.
-  Walker<H> w(h, max_depth);
-  if (p[0] == '[') {
-    od::array a;
-    err = doc.get_array().get(a);
-    if (err) return fail(err);
-    err = w.array(a, 0);
-  } else {
-    od::object o;
-    err = doc.get_object().get(o);
-    if (err) return fail(err);
-    err = w.object(o, 0);
-  }
-  r.emitted = w.emitted;
-  r.stopped = w.stopped;
-  if (r.stopped) return r;
-  if (err) return fail(err);
-  const char* loc = nullptr;
-  err = doc.current_location().get(loc);
-  if (err == simdjson::OUT_OF_BOUNDS) {
-    r.consumed = len;
-  } else if (err) {
-    return fail(err);
-  } else {
-    r.consumed = static_cast<std::size_t>(loc - p);
-  }
-  return r;
+bool IndexWalker<H>::unescape(std::string_view raw, std::string_view& out) {
+  // simdjson's unescaper writes in blocks past the end of its output.
+  const std::size_t need = raw.size() + simdjson::SIMDJSON_PADDING;
+  if (scratch_.size() < need) scratch_.resize(need);
+  auto* dst = reinterpret_cast<std::uint8_t*>(scratch_.data());
+  const std::uint8_t* end = stage1_.parse_string(
+      reinterpret_cast<const std::uint8_t*>(raw.data()), dst);
+  if (end == nullptr) return false;
+  out = std::string_view(scratch_.data(), static_cast<std::size_t>(end - dst));
+  return true;
 }
 
-SimdResult dispatch_simd(od::parser& parser, const char* p, std::size_t len,
-                         std::size_t capacity, Handler& out,
-                         std::uint32_t max_depth) {
-  // The common case, fmt without transforms: devirtualised calls.
-  if (auto* w = dynamic_cast<JsonWriter*>(&out)) {
-    return run_simd(parser, p, len, capacity, *w, max_depth);
+template <class H>
+Code IndexWalker<H>::scalar(std::uint32_t i, bool quiet) {
+  const char c = buf_[idx_[i]];
+  if (c == '"') {
+    const std::string_view raw = string_text(i);
+    if (raw.data() == nullptr) return simdjson::STRING_ERROR;
+    if (!has_backslash(raw.data(), raw.size())) {
+      if (quiet) return simdjson::SUCCESS;
+      if constexpr (kTakesPlainText<H>) {
+        h_.plain_string(raw);
+      } else {
+        h_.string_value(raw);
+      }
+      return simdjson::SUCCESS;
+    }
+    std::string_view s;
+    if (!unescape(raw, s)) return simdjson::STRING_ERROR;
+    if (!quiet) h_.string_value(s);
+    return simdjson::SUCCESS;
   }
-  // fmt with the writer features: the fused handler, called directly.
-  if (auto* f = dynamic_cast<transforms::FusedFeatures<JsonWriter>*>(&out)) {
-    return run_simd(parser, p, len, capacity, *f, max_depth);
+  const std::string_view t = token(i);
+  switch (c) {
+    case 't':
+      if (t != "true") return simdjson::T_ATOM_ERROR;
+      if (!quiet) h_.bool_value(true);
+      return simdjson::SUCCESS;
+    case 'f':
+      if (t != "false") return simdjson::F_ATOM_ERROR;
+      if (!quiet) h_.bool_value(false);
+      return simdjson::SUCCESS;
+    case 'n':
+      if (t != "null") return simdjson::N_ATOM_ERROR;
+      if (!quiet) h_.null_value();
+      return simdjson::SUCCESS;
+    default:
+      break;
   }
-  if (auto* n = dynamic_cast<NullHandler*>(&out)) {
-    return run_simd(parser, p, len, capacity, *n, max_depth);
+  const NumberKind kind = number_kind(t);
+  if (kind == NumberKind::invalid) return simdjson::NUMBER_ERROR;
+  if (quiet) return simdjson::SUCCESS;
+  if constexpr (kTakesDecimals<H>) {
+    // Zero, overflow and simdjson's refusals take the text path: the
+    // writer decides what they become.
+    if (kind == NumberKind::decimal) {
+      double d = 0;
+      const auto* p = reinterpret_cast<const std::uint8_t*>(t.data());
+      if (simdjson::builtin::numberparsing::parse_double(p).get(d) ==
+              simdjson::SUCCESS &&
+          d != 0 && std::isfinite(d)) {
+        h_.decimal_value(t, d);
+        return simdjson::SUCCESS;
+      }
+    }
   }
-  // convert to a binary format: direct calls, and the output buffer sized
-  // once from the input (binary output is rarely larger than its JSON).
-  if (auto* c = dynamic_cast<CborWriter*>(&out)) {
-    c->size_hint(len);
-    return run_simd(parser, p, len, capacity, *c, max_depth);
+  h_.number_text(t);
+  return simdjson::SUCCESS;
+}
+
+template <class H>
+bool IndexWalker<H>::open(bool array, std::uint32_t depth, bool quiet,
+                          Code& err) {
+  if (depth >= max_depth_) {
+    err = simdjson::DEPTH_ERROR;
+    return false;
   }
-  if (auto* m = dynamic_cast<msgpack::MsgpackWriter*>(&out)) {
-    m->size_hint(len);
-    return run_simd(parser, p, len, capacity, *m, max_depth);
+  if (stack_.size() <= depth) stack_.resize(std::size_t{depth} + 64);
+  stack_[depth] = array ? 1 : 0;
+  if (quiet) {
+    if (mute_at_ == 0) mute_at_ = depth + 1;
+    return true;
   }
-  if (auto* j = dynamic_cast<JsonbWriter*>(&out)) {
-    j->size_hint(len);
-    return run_simd(parser, p, len, capacity, *j, max_depth);
+  emitted = true;
+  const Flow f = array ? h_.begin_array() : h_.begin_object();
+  if (f == Flow::stop) {
+    stopped = true;
+    return false;
   }
-  return run_simd(parser, p, len, capacity, out, max_depth);
+  if (f == Flow::skip) mute_at_ = depth + 1;
+  return true;
+}
+
+template <class H>
+bool IndexWalker<H>::member_key(std::uint32_t i, bool quiet, Code& err) {
+  const std::string_view raw = string_text(i);
+  if (raw.data() == nullptr) {
+    err = simdjson::STRING_ERROR;
+    return false;
+  }
+  Flow kf = Flow::visit;
+  if (!has_backslash(raw.data(), raw.size())) {
+    if (quiet) return true;
+    if constexpr (kTakesPlainText<H>) {
+      kf = h_.plain_key(raw);
+    } else {
+      kf = h_.key(raw);
+    }
+  } else {
+    std::string_view k;
+    if (!unescape(raw, k)) {
+      err = simdjson::STRING_ERROR;
+      return false;
+    }
+    if (quiet) return true;
+    kf = h_.key(k);
+  }
+  if (kf == Flow::stop) {
+    stopped = true;
+    return false;
+  }
+  skip_next_ = kf == Flow::skip;
+  return true;
+}
+
+// The states of the walk, as in simdjson's own stage 2: after a container
+// opens, after a value, and after a container closes.
+template <class H>
+Code IndexWalker<H>::run() {
+  std::uint32_t i = 0;      // the current token
+  std::uint32_t depth = 0;  // open containers
+  Code err = simdjson::SUCCESS;
+  bool array = buf_[idx_[0]] == '[';
+  if (!open(array, 0, false, err)) return err;
+  depth = 1;
+  ++i;
+  if (array) goto array_begin;
+
+object_begin:
+  if (at(i) == '}') {
+    ++i;
+    goto scope_end;
+  }
+object_field:
+  if (at(i) != '"') return simdjson::TAPE_ERROR;
+  if (!member_key(i, mute_at_ != 0, err)) return err;
+  if (at(i + 1) != ':') return simdjson::TAPE_ERROR;
+  i += 2;
+  {
+    const bool quiet = mute_at_ != 0 || skip_next_;
+    skip_next_ = false;
+    switch (at(i)) {
+      case '{':
+        if (!open(false, depth, quiet, err)) return err;
+        ++depth;
+        ++i;
+        goto object_begin;
+      case '[':
+        if (!open(true, depth, quiet, err)) return err;
+        ++depth;
+        ++i;
+        goto array_begin;
+      case '\0':
+      case '}':
+      case ']':
+      case ',':
+      case ':':
+        return simdjson::TAPE_ERROR;
+      default:
+        err = scalar(i, quiet);
+        if (err) return err;
+        ++i;
+    }
+  }
+object_continue:
+  switch (at(i)) {
+    case ',':
+      ++i;
+      goto object_field;
+    case '}':
+      ++i;
+      goto scope_end;
+    default:
+      return simdjson::TAPE_ERROR;
+  }
+
+array_begin:
+  if (at(i) == ']') {
+    ++i;
+    goto scope_end;
+  }
+array_value:
+  switch (at(i)) {
+    case '{':
+      if (!open(false, depth, mute_at_ != 0, err)) return err;
+      ++depth;
+      ++i;
+      goto object_begin;
+    case '[':
+      if (!open(true, depth, mute_at_ != 0, err)) return err;
+      ++depth;
+      ++i;
+      goto array_begin;
+    case '\0':
+    case '}':
+    case ']':
+    case ',':
+    case ':':
+      return simdjson::TAPE_ERROR;
+    default:
+      err = scalar(i, mute_at_ != 0);
+      if (err) return err;
+      ++i;
+  }
+array_continue:
+  switch (at(i)) {
+    case ',':
+      ++i;
+      goto array_value;
+    case ']':
+      ++i;
+      goto scope_end;
+    default:
+      return simdjson::TAPE_ERROR;
+  }
+
+scope_end:
+  // The container at `depth` has just closed (its bracket was checked by
+  // the state that saw it).
+  if (mute_at_ == 0) {
+    if (stack_[depth - 1]) {
+      h_.end_array();
+    } else {
+      h_.end_object();
+    }
+  } else if (mute_at_ == depth) {
+    mute_at_ = 0;
+  }
+  --depth;
+  if (depth == 0) {
+    consumed = i < n_ ? idx_[i] : len_;
+    return simdjson::SUCCESS;
+  }
+  if (stack_[depth - 1]) goto array_continue;
+  goto object_continue;
 }
 
 class Engine final : public SimdEngine {
  public:
-  explicit Engine(std::uint32_t max_depth) : max_depth_(max_depth) {
-    // simdjson's own depth bound must exceed ours: the walk stops first.
-    allocated_ =
-        parser_.allocate(4096, std::size_t{max_depth} + 2) == simdjson::SUCCESS;
-  }
+  explicit Engine(std::uint32_t max_depth) : max_depth_(max_depth) {}
+
   SimdResult parse(const char* p, std::size_t len, std::size_t capacity,
-                   Handler& out) override {
-    if (!allocated_) {
-      // The caller falls back to the scalar parser.
-      SimdResult r;
-      r.ok = false;
-      r.message = "out of memory";
-      return r;
-    }
-    return dispatch_simd(parser_, p, len, capacity, out, max_depth_);
-  }
+                   Handler& out) override;
 
  private:
-  od::parser parser_;
+  template <class H>
+  SimdResult walk(const char* p, std::size_t len, H& h);
+  bool reserve(std::size_t len);
+
+  std::unique_ptr<simdjson::internal::dom_parser_implementation> stage1_;
   std::uint32_t max_depth_;
-  bool allocated_ = false;
+  std::vector<std::uint8_t> stack_;
+  std::string scratch_;
 };
+
+inline SimdResult failure(Code e, bool emitted = false) {
+  SimdResult r;
+  r.ok = false;
+  r.message = simdjson::error_message(e);
+  r.emitted = emitted;
+  return r;
+}
+
+bool Engine::reserve(std::size_t len) {
+  if (stage1_ != nullptr && stage1_->capacity() >= len) return true;
+  // Grow by at least half, so JSON Lines of rising length reallocate
+  // rarely; simdjson allocates four bytes of index per byte of capacity.
+  std::size_t cap = std::max<std::size_t>(len, 1 << 16);
+  if (stage1_ != nullptr) {
+    cap = std::max(cap, stage1_->capacity() + stage1_->capacity() / 2);
+  }
+  cap = std::min<std::size_t>(std::max(cap, len),
+                              simdjson::SIMDJSON_MAXSIZE_BYTES);
+  if (stage1_ == nullptr) {
+    // The depth sizes simdjson's own stage 2, which this walk replaces.
+    return simdjson::get_active_implementation()
+               ->create_dom_parser_implementation(cap, 1, stage1_) ==
+           simdjson::SUCCESS;
+  }
+  return stage1_->set_capacity(cap) == simdjson::SUCCESS;
+}
+
+template <class H>
+SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
+  IndexWalker<H> w(h, p, len, *stage1_, max_depth_, stack_, scratch_);
+  const Code err = w.run();
+  SimdResult r;
+  r.emitted = w.emitted;
+  r.stopped = w.stopped;
+  if (r.stopped) return r;
+  if (err) return failure(err, w.emitted);
+  r.consumed = w.consumed;
+  return r;
+}
+
+SimdResult Engine::parse(const char* p, std::size_t len, std::size_t capacity,
+                         Handler& out) {
+  static_cast<void>(capacity);  // stage 1 reads the padding past len only
+  if (len > simdjson::SIMDJSON_MAXSIZE_BYTES)
+    return failure(simdjson::CAPACITY);
+  if (!reserve(len)) return failure(simdjson::MEMALLOC);
+  const Code err = stage1_->stage1(reinterpret_cast<const std::uint8_t*>(p),
+                                   len, simdjson::stage1_mode::regular);
+  if (err) return failure(err);
+  // The caller sends only documents that start with a bracket.
+  if (stage1_->n_structural_indexes == 0) return failure(simdjson::EMPTY);
+
+  // The common case, fmt without transforms: devirtualised calls.
+  if (auto* w = dynamic_cast<JsonWriter*>(&out)) return walk(p, len, *w);
+  // fmt with the writer features: the fused handler, called directly.
+  if (auto* f = dynamic_cast<transforms::FusedFeatures<JsonWriter>*>(&out)) {
+    return walk(p, len, *f);
+  }
+  if (auto* n = dynamic_cast<NullHandler*>(&out)) return walk(p, len, *n);
+  // convert to a binary format: direct calls, and the output buffer sized
+  // once from the input (binary output is rarely larger than its JSON).
+  if (auto* c = dynamic_cast<CborWriter*>(&out)) {
+    c->size_hint(len);
+    return walk(p, len, *c);
+  }
+  if (auto* m = dynamic_cast<msgpack::MsgpackWriter*>(&out)) {
+    m->size_hint(len);
+    return walk(p, len, *m);
+  }
+  if (auto* j = dynamic_cast<JsonbWriter*>(&out)) {
+    j->size_hint(len);
+    return walk(p, len, *j);
+  }
+  return walk(p, len, out);
+}
 
 }  // namespace
 }  // namespace jbx
