@@ -106,7 +106,7 @@ std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
   }
   const SimdResult r = impl_->engine->parse(
       text.data() + start, end_hint - start, capacity - start, out);
-  if (r.stopped) return skim_end(text, start);
+  if (r.stopped) return start + r.consumed;
   if (r.ok) {
     const std::size_t next = start + r.consumed;
     if (r.consumed == end_hint - start) {

@@ -1,4 +1,4 @@
-// The simdjson On-Demand walk behind the JSON reader, compiled once per CPU
+// The simdjson-indexed walk behind the JSON reader, compiled once per CPU
 // kernel (AVX2 "haswell" on x86-64, and the portable build) and chosen at
 // run time. Only json_reader.cpp uses it; it knows nothing of errors'
 // wording (the scalar parser explains them).
@@ -17,7 +17,9 @@ struct SimdResult {
   const char* message = "";  // simdjson's description when !ok
   bool emitted = false;      // some event was sent before the error
   bool stopped = false;      // the handler returned Flow::stop
-  std::size_t consumed = 0;  // to the next token, or all of it at the end
+  // To the next token after the document, or all of it at the end; when
+  // stopped, where bracket counting over the index ends the document.
+  std::size_t consumed = 0;
 };
 
 class SimdEngine {

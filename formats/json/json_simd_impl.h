@@ -191,10 +191,16 @@ class IndexWalker {
   // Unescapes `raw` (a string's text with a backslash) into scratch_.
   bool unescape(std::string_view raw, std::string_view& out);
 
+  // Where the document ends when the handler stopped at token i with
+  // `open` containers open: found by bracket counting over the rest of the
+  // index (the caller reads on from there; what is not walked is not
+  // checked).
+  std::size_t end_after_stop(std::uint32_t i, std::uint32_t open) const;
   Code scalar(std::uint32_t i, bool quiet);
-  bool open(bool array, std::uint32_t depth, bool quiet, Code& err);
+  bool open(bool array, std::uint32_t i, std::uint32_t depth, bool quiet,
+            Code& err);
   // A member name; false when the walk must end (err set, or stopped).
-  bool member_key(std::uint32_t i, bool quiet, Code& err);
+  bool member_key(std::uint32_t i, std::uint32_t depth, bool quiet, Code& err);
 
   H& h_;
   const char* buf_;
@@ -222,6 +228,20 @@ bool IndexWalker<H>::unescape(std::string_view raw, std::string_view& out) {
   if (end == nullptr) return false;
   out = std::string_view(scratch_.data(), static_cast<std::size_t>(end - dst));
   return true;
+}
+
+template <class H>
+std::size_t IndexWalker<H>::end_after_stop(std::uint32_t i,
+                                           std::uint32_t open) const {
+  for (++i; i < n_; ++i) {
+    const char c = buf_[idx_[i]];
+    if (c == '{' || c == '[') {
+      ++open;
+    } else if ((c == '}' || c == ']') && --open == 0) {
+      return i + 1 < n_ ? idx_[i + 1] : len_;
+    }
+  }
+  return len_;
 }
 
 template <class H>
@@ -283,8 +303,8 @@ Code IndexWalker<H>::scalar(std::uint32_t i, bool quiet) {
 }
 
 template <class H>
-bool IndexWalker<H>::open(bool array, std::uint32_t depth, bool quiet,
-                          Code& err) {
+bool IndexWalker<H>::open(bool array, std::uint32_t i, std::uint32_t depth,
+                          bool quiet, Code& err) {
   if (depth >= max_depth_) {
     err = simdjson::DEPTH_ERROR;
     return false;
@@ -299,6 +319,7 @@ bool IndexWalker<H>::open(bool array, std::uint32_t depth, bool quiet,
   const Flow f = array ? h_.begin_array() : h_.begin_object();
   if (f == Flow::stop) {
     stopped = true;
+    consumed = end_after_stop(i, depth + 1);
     return false;
   }
   if (f == Flow::skip) mute_at_ = depth + 1;
@@ -306,7 +327,8 @@ bool IndexWalker<H>::open(bool array, std::uint32_t depth, bool quiet,
 }
 
 template <class H>
-bool IndexWalker<H>::member_key(std::uint32_t i, bool quiet, Code& err) {
+bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
+                                bool quiet, Code& err) {
   const std::string_view raw = string_text(i);
   if (raw.data() == nullptr) {
     err = simdjson::STRING_ERROR;
@@ -331,6 +353,7 @@ bool IndexWalker<H>::member_key(std::uint32_t i, bool quiet, Code& err) {
   }
   if (kf == Flow::stop) {
     stopped = true;
+    consumed = end_after_stop(i, depth);
     return false;
   }
   skip_next_ = kf == Flow::skip;
@@ -345,7 +368,7 @@ Code IndexWalker<H>::run() {
   std::uint32_t depth = 0;  // open containers
   Code err = simdjson::SUCCESS;
   bool array = buf_[idx_[0]] == '[';
-  if (!open(array, 0, false, err)) return err;
+  if (!open(array, 0, 0, false, err)) return err;
   depth = 1;
   ++i;
   if (array) goto array_begin;
@@ -357,7 +380,7 @@ object_begin:
   }
 object_field:
   if (at(i) != '"') return simdjson::TAPE_ERROR;
-  if (!member_key(i, mute_at_ != 0, err)) return err;
+  if (!member_key(i, depth, mute_at_ != 0, err)) return err;
   if (at(i + 1) != ':') return simdjson::TAPE_ERROR;
   i += 2;
   {
@@ -365,12 +388,12 @@ object_field:
     skip_next_ = false;
     switch (at(i)) {
       case '{':
-        if (!open(false, depth, quiet, err)) return err;
+        if (!open(false, i, depth, quiet, err)) return err;
         ++depth;
         ++i;
         goto object_begin;
       case '[':
-        if (!open(true, depth, quiet, err)) return err;
+        if (!open(true, i, depth, quiet, err)) return err;
         ++depth;
         ++i;
         goto array_begin;
@@ -406,12 +429,12 @@ array_begin:
 array_value:
   switch (at(i)) {
     case '{':
-      if (!open(false, depth, mute_at_ != 0, err)) return err;
+      if (!open(false, i, depth, mute_at_ != 0, err)) return err;
       ++depth;
       ++i;
       goto object_begin;
     case '[':
-      if (!open(true, depth, mute_at_ != 0, err)) return err;
+      if (!open(true, i, depth, mute_at_ != 0, err)) return err;
       ++depth;
       ++i;
       goto array_begin;
@@ -511,9 +534,9 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
   SimdResult r;
   r.emitted = w.emitted;
   r.stopped = w.stopped;
+  r.consumed = w.consumed;
   if (r.stopped) return r;
   if (err) return failure(err, w.emitted);
-  r.consumed = w.consumed;
   return r;
 }
 
