@@ -297,6 +297,41 @@ BOOST_AUTO_TEST_CASE(skip_and_stop_are_honoured) {
           .events == "{ k:a n:1 k:b | [ n:4 ] | ");
 }
 
+BOOST_AUTO_TEST_CASE(skipped_values_are_still_checked) {
+  // A skipped member or container is walked without events, not trusted.
+  Recorder skip;
+  skip.skip_key = "b";
+  BOOST_TEST(
+      read_both(R"({"a":1,"b":[1,2,],"c":3})", jbx::JsonMode::single, skip)
+          .error != "");
+  BOOST_TEST(
+      read_both(R"({"a":1,"b":{"x":tru},"c":3})", jbx::JsonMode::single, skip)
+          .error != "");
+  BOOST_TEST(
+      read_both(R"({"b":"\q","c":3})", jbx::JsonMode::single, skip).error !=
+      "");
+  Recorder arrays;
+  arrays.array_flow = Flow::skip;
+  BOOST_TEST(
+      read_both(R"({"a":[1,{"k" 2}],"b":2})", jbx::JsonMode::single, arrays)
+          .error != "");
+}
+
+BOOST_AUTO_TEST_CASE(a_stop_deep_inside_ends_that_document_only) {
+  // The next document starts where bracket counting ends the stopped one,
+  // brackets inside strings included.
+  Recorder stop;
+  stop.stop_key = "b";
+  BOOST_TEST(read_both(R"({"a":{"b":[1,"]}"],"c":{}},"d":[[]]} {"e":[5]})",
+                       jbx::JsonMode::stream, stop)
+                 .events == "{ k:a { k:b | { k:e [ n:5 ] } | ");
+  Recorder arrays;
+  arrays.array_flow = Flow::stop;
+  BOOST_TEST(read_both("{\"a\":[[1],{\"x\":\"[\"}]}\n[2]",
+                       jbx::JsonMode::stream, arrays)
+                 .events == "{ k:a [ | [ | ");
+}
+
 BOOST_AUTO_TEST_CASE(corpus_events_agree_between_engines) {
   const std::filesystem::path dir =
       std::filesystem::path(JBX_SHARED_DIR) / "corpus" / "jsonexamples";
