@@ -19,6 +19,7 @@
 #include <immintrin.h>
 #endif
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -188,6 +189,14 @@ class IndexWalker {
     }
     return {buf_ + b + 1, e - b - 2};
   }
+  // Whether the string token i may hold an escape: a check of what a
+  // skipped string needs (stage 1 has found its closing quote; the bytes
+  // from there to the next token are whitespace).
+  bool escaped(std::uint32_t i) const {
+    const std::size_t b = idx_[i] + 1;
+    const std::size_t e = i + 1 < n_ ? idx_[i + 1] : len_;
+    return e <= b || has_backslash(buf_ + b, e - b);
+  }
   // Unescapes `raw` (a string's text with a backslash) into scratch_.
   bool unescape(std::string_view raw, std::string_view& out);
 
@@ -196,11 +205,13 @@ class IndexWalker {
   // index (the caller reads on from there; what is not walked is not
   // checked).
   std::size_t end_after_stop(std::uint32_t i, std::uint32_t open) const;
-  Code scalar(std::uint32_t i, bool quiet);
-  bool open(bool array, std::uint32_t i, std::uint32_t depth, bool quiet,
-            Code& err);
+  // Inlined into run(): a call per token is a good part of the walk.
+  [[gnu::always_inline]] Code scalar(std::uint32_t i, bool quiet);
+  [[gnu::always_inline]] bool open(bool array, std::uint32_t i,
+                                   std::uint32_t depth, bool quiet, Code& err);
   // A member name; false when the walk must end (err set, or stopped).
-  bool member_key(std::uint32_t i, std::uint32_t depth, bool quiet, Code& err);
+  [[gnu::always_inline]] bool member_key(std::uint32_t i, std::uint32_t depth,
+                                         bool quiet, Code& err);
 
   H& h_;
   const char* buf_;
@@ -245,9 +256,10 @@ std::size_t IndexWalker<H>::end_after_stop(std::uint32_t i,
 }
 
 template <class H>
-Code IndexWalker<H>::scalar(std::uint32_t i, bool quiet) {
+inline Code IndexWalker<H>::scalar(std::uint32_t i, bool quiet) {
   const char c = buf_[idx_[i]];
   if (c == '"') {
+    if (quiet && !escaped(i)) return simdjson::SUCCESS;
     const std::string_view raw = string_text(i);
     if (raw.data() == nullptr) return simdjson::STRING_ERROR;
     if (!has_backslash(raw.data(), raw.size())) {
@@ -303,14 +315,13 @@ Code IndexWalker<H>::scalar(std::uint32_t i, bool quiet) {
 }
 
 template <class H>
-bool IndexWalker<H>::open(bool array, std::uint32_t i, std::uint32_t depth,
-                          bool quiet, Code& err) {
+inline bool IndexWalker<H>::open(bool array, std::uint32_t i,
+                                 std::uint32_t depth, bool quiet, Code& err) {
   if (depth >= max_depth_) {
     err = simdjson::DEPTH_ERROR;
     return false;
   }
-  if (stack_.size() <= depth) stack_.resize(std::size_t{depth} + 64);
-  stack_[depth] = array ? 1 : 0;
+  stack_[depth] = array ? 1 : 0;  // sized max_depth_ by the engine
   if (quiet) {
     if (mute_at_ == 0) mute_at_ = depth + 1;
     return true;
@@ -327,8 +338,9 @@ bool IndexWalker<H>::open(bool array, std::uint32_t i, std::uint32_t depth,
 }
 
 template <class H>
-bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
-                                bool quiet, Code& err) {
+inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
+                                       bool quiet, Code& err) {
+  if (quiet && !escaped(i)) return true;
   const std::string_view raw = string_text(i);
   if (raw.data() == nullptr) {
     err = simdjson::STRING_ERROR;
@@ -484,7 +496,8 @@ scope_end:
 
 class Engine final : public SimdEngine {
  public:
-  explicit Engine(std::uint32_t max_depth) : max_depth_(max_depth) {}
+  explicit Engine(std::uint32_t max_depth)
+      : max_depth_(max_depth), stack_(max_depth) {}
 
   SimdResult parse(const char* p, std::size_t len, std::size_t capacity,
                    Handler& out) override;
