@@ -224,8 +224,11 @@ std::string render_report(Error& e, const Source* src, const Reader* reader,
     const JsonReader::Line& line = json->error_line();
     Error rel = e;
     rel.offset = *e.offset - line.start;
+    // An empty last line (the end of a blank input) still has a position.
+    const std::string_view text =
+        line.text.empty() ? std::string_view("\n") : line.text;
     if (format == ErrorFormat::json) {
-      out = render_error_json(rel, line.text);
+      out = render_error_json(rel, text);
       const std::string from =
           fmt::format(",\"offset\":{},\"line\":1,", *rel.offset);
       const std::string to =
@@ -233,7 +236,7 @@ std::string render_report(Error& e, const Source* src, const Reader* reader,
       const auto at = out.find(from);
       if (at != std::string::npos) out.replace(at, from.size(), to);
     } else {
-      out = render_error(rel, line.text);
+      out = render_error(rel, text);
       const std::string from = fmt::format("jbx: error: {}:1:", e.input);
       const std::string to =
           fmt::format("jbx: error: {}:{}:", e.input, line.number);
@@ -363,7 +366,7 @@ int Pipeline::run_to(Sink& sink, bool to_terminal,
           // Like validate: a JSON input holds at least one value.
           Error e(Errc::unexpected_end,
                   "unexpected end of input, expected a value");
-          if (!json->text().empty()) e.offset = json->text().size();
+          if (json->size_read() > 0) e.offset = json->size_read();
           throw e;
         }
       } catch (Error& e) {

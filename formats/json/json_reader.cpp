@@ -1,5 +1,7 @@
 #include "formats/json/json_reader.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "core/error.h"
@@ -11,6 +13,9 @@ namespace jbx {
 namespace {
 
 constexpr std::size_t kChunk = std::size_t{1} << 20;  // lines mode read size
+// How much of a line before a streamed document is kept to show it whole
+// in an error message.
+constexpr std::size_t kLineContext = 4096;
 // The walk over simdjson values recurses; beyond this --max-depth the
 // iterative scalar parser reads instead, so no limit can overflow the stack.
 constexpr std::uint32_t kMaxRecursion = 4096;
@@ -75,7 +80,13 @@ JsonReader::JsonReader(Source& in, const ReadOptions& o, JsonMode mode)
 JsonReader::~JsonReader() = default;
 
 bool JsonReader::read_document(Handler& out) {
-  return mode_ == JsonMode::lines ? read_line(out) : read_whole(out);
+  if (mode_ == JsonMode::lines) return read_line(out);
+  if (!started_) {
+    // A pipe of unknown length may never end (`yes '{}' | jbx ...`): read
+    // it as it comes. Files and memory are mapped or held whole.
+    streaming_ = mode_ == JsonMode::stream && in_.size_hint() < 0;
+  }
+  return streaming_ ? read_stream(out) : read_whole(out);
 }
 
 bool JsonReader::use_simd(std::size_t len) const {
@@ -165,6 +176,30 @@ bool JsonReader::read_whole(Handler& out) {
   return true;
 }
 
+void JsonReader::refill(std::size_t keep) {
+  if (keep > 0) {
+    std::memmove(buf_.data(), buf_.data() + keep, buf_end_ - keep);
+    buf_offset_ += keep;
+    buf_end_ -= keep;
+    buf_begin_ -= keep;
+    if (scan_.active) scan_.pos -= keep;
+  }
+  const std::size_t room_needed = kChunk / 2 + Source::kPadding;
+  if (buf_.size() < buf_end_ + room_needed) {
+    buf_.resize(std::max(buf_.size() * 2, kChunk + Source::kPadding));
+  }
+  const std::size_t got = in_.read(buf_.data() + buf_end_,
+                                   buf_.size() - Source::kPadding - buf_end_);
+  if (got == 0) {
+    eof_ = true;
+  } else {
+    buf_end_ += got;
+  }
+  // simdjson reads the padding after a document's end: keep it zero, not
+  // stale bytes of earlier reads.
+  std::memset(buf_.data() + buf_end_, 0, Source::kPadding);
+}
+
 bool JsonReader::next_line(std::size_t& begin, std::size_t& end) {
   std::size_t scan = buf_begin_;
   for (;;) {
@@ -188,30 +223,137 @@ bool JsonReader::next_line(std::size_t& begin, std::size_t& end) {
       return true;
     }
     // Keep the unfinished line, read more after it.
-    scan = buf_end_;
-    if (buf_begin_ > 0) {
-      std::memmove(buf_.data(), buf_.data() + buf_begin_,
-                   buf_end_ - buf_begin_);
-      buf_offset_ += buf_begin_;
-      buf_end_ -= buf_begin_;
-      scan -= buf_begin_;
-      buf_begin_ = 0;
-    }
-    const std::size_t room_needed = kChunk / 2 + Source::kPadding;
-    if (buf_.size() < buf_end_ + room_needed) {
-      buf_.resize(std::max(buf_.size() * 2, kChunk + Source::kPadding));
-    }
-    const std::size_t got = in_.read(buf_.data() + buf_end_,
-                                     buf_.size() - Source::kPadding - buf_end_);
-    if (got == 0) {
-      eof_ = true;
-    } else {
-      buf_end_ += got;
-    }
-    // simdjson reads the padding after a line's end: keep it zero, not
-    // stale bytes of earlier reads.
-    std::memset(buf_.data() + buf_end_, 0, Source::kPadding);
+    scan = buf_end_ - buf_begin_;
+    refill(buf_begin_);
   }
+}
+
+// Finds where the document at buf_[buf_begin_] ends (one past it), scanning
+// only bytes not seen before: a container by bracket counting outside
+// strings, a string at its closing quote, other scalars at the first
+// whitespace or delimiter. Only a splitter, like skim_end().
+bool JsonReader::stream_end(std::size_t& end) {
+  const char* p = buf_.data();
+  const std::size_t n = buf_end_;
+  if (!scan_.active) scan_ = Scan{true, buf_begin_, 0, false, false};
+  std::size_t i = scan_.pos;
+  const char first = p[buf_begin_];
+  const bool container = first == '{' || first == '[';
+  if (!container && first != '"') {
+    while (i < n && !is_ws(p[i]) && std::strchr("{}[],:\"", p[i]) == nullptr) {
+      ++i;
+    }
+    scan_.pos = i;
+    if (i == n) return false;
+    end = i;
+    return true;
+  }
+  // Bytes that change the scan's state; everything else is passed over.
+  static constexpr auto kSpecial = [] {
+    std::array<bool, 256> t{};
+    for (const unsigned char c : {'"', '\\', '{', '}', '[', ']'}) t[c] = true;
+    return t;
+  }();
+  if (!container && i == buf_begin_) {
+    scan_.in_string = true;
+    ++i;
+  }
+  while (i < n) {
+    if (scan_.escape) {
+      scan_.escape = false;
+      ++i;
+      continue;
+    }
+    while (i < n && !kSpecial[static_cast<unsigned char>(p[i])]) ++i;
+    if (i == n) break;
+    const char c = p[i++];
+    if (scan_.in_string) {
+      if (c == '\\') {
+        scan_.escape = true;
+      } else if (c == '"') {
+        scan_.in_string = false;
+        if (!container) {
+          end = i;
+          return true;
+        }
+      }
+    } else if (c == '"') {
+      scan_.in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++scan_.depth;
+    } else if (c == '}' || c == ']') {
+      if (--scan_.depth == 0) {
+        end = i;
+        return true;
+      }
+    }
+  }
+  scan_.pos = i;
+  return false;
+}
+
+void JsonReader::note_error_line(std::uint64_t offset) {
+  if (offset < buf_offset_ || offset > buf_offset_ + buf_end_) return;
+  const std::size_t at = static_cast<std::size_t>(offset - buf_offset_);
+  const char* p = buf_.data();
+  std::size_t start = at;
+  while (start > 0 && p[start - 1] != '\n') --start;
+  std::size_t stop = at;
+  while (stop < buf_end_ && p[stop] != '\n') ++stop;
+  error_line_.number =
+      lines_before_ +
+      static_cast<std::uint64_t>(std::count(p, p + start, '\n')) + 1;
+  error_line_.start = buf_offset_ + start;
+  error_line_.text.assign(p + start, stop - start);
+  if (!error_line_.text.empty() && error_line_.text.back() == '\r') {
+    error_line_.text.pop_back();
+  }
+}
+
+bool JsonReader::read_stream(Handler& out) {
+  started_ = true;
+  if (done_) return false;
+  std::size_t end = 0;
+  for (;;) {
+    while (buf_begin_ < buf_end_ && is_ws(buf_[buf_begin_])) ++buf_begin_;
+    if (buf_begin_ == buf_end_) {
+      if (eof_) {
+        // No document at all: the caller reports the end of the input.
+        if (documents_ == 0) note_error_line(buf_offset_ + buf_end_);
+        done_ = true;
+        return false;
+      }
+    } else if (stream_end(end) && (end < buf_end_ || eof_)) {
+      break;  // and one byte past it is known, or the input ends there
+    } else if (eof_) {
+      end = buf_end_;  // unfinished: the parsers name what is missing
+      break;
+    }
+    // Keep the start of the current line, so that an error in it shows
+    // the whole line (up to a bound); count the newlines that leave.
+    std::size_t keep = buf_begin_;
+    while (keep > 0 && buf_begin_ - keep < kLineContext &&
+           buf_[keep - 1] != '\n') {
+      --keep;
+    }
+    if (keep > 0 && buf_[keep - 1] != '\n') keep = buf_begin_;
+    lines_before_ += static_cast<std::uint64_t>(
+        std::count(buf_.data(), buf_.data() + keep, '\n'));
+    refill(keep);
+  }
+  scan_.active = false;
+  const std::string_view text(buf_.data(), buf_end_);
+  try {
+    buf_begin_ = parse_doc(text, buf_begin_, end, buf_.size(), buf_offset_, out,
+                           /*single=*/false);
+  } catch (const Error& e) {
+    done_ = true;
+    if (e.offset && !e.binary) note_error_line(*e.offset);
+    throw;
+  }
+  ++documents_;
+  out.end_document();
+  return true;
 }
 
 bool JsonReader::read_line(Handler& out) {

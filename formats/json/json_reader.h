@@ -1,7 +1,8 @@
 // The JSON reader: one document, a jq-style stream of whitespace-separated
-// documents, or JSON Lines. Documents are parsed by simdjson On-Demand and
-// errors are explained by the scalar parser (json_parser.h). JSON Lines are
-// read in bounded chunks; other input is mapped whole. Not a writer.
+// documents, or JSON Lines. Documents are indexed by simdjson and walked by
+// json_simd_impl.h; errors are explained by the scalar parser
+// (json_parser.h). JSON Lines, and streams from a pipe, are read in bounded
+// chunks; other input is mapped whole. Not a writer.
 #pragma once
 
 #include <cstdint>
@@ -42,8 +43,14 @@ class JsonReader final : public Reader {
   };
   const Line& error_line() const { return error_line_; }
 
-  /// The whole input when it was read whole (not in lines mode), else "".
+  /// The whole input when it was read whole (not in lines mode, not a
+  /// stream from a pipe), else "".
   std::string_view text() const { return text_; }
+  /// The input's size once read to its end; with text() empty, error_line()
+  /// then holds the last line (for "expected a value" at the end).
+  std::uint64_t size_read() const {
+    return streaming_ ? buf_offset_ + buf_end_ : text_.size();
+  }
 
   /// Documents larger than this many bytes are read by the scalar parser
   /// (default: simdjson's limit of 4 GiB). Tests lower it.
@@ -57,6 +64,15 @@ class JsonReader final : public Reader {
   bool read_whole(Handler& out);
   bool read_line(Handler& out);
   bool next_line(std::size_t& begin, std::size_t& end);
+  // Stream mode on a pipe: documents are split off a window of the input
+  // as they arrive, so memory is bounded by the largest document and a
+  // reader that stops early (query --first) stops reading.
+  bool read_stream(Handler& out);
+  bool stream_end(std::size_t& end);
+  // Moves buf_[keep, buf_end_) to the front of buf_, grows it when short
+  // of room, reads once more; sets eof_ at the end of the input.
+  void refill(std::size_t keep);
+  void note_error_line(std::uint64_t offset);
   // Parses the document starting at text[start] (not whitespace), using
   // text[start, end_hint) for simdjson and bytes up to `capacity` as its
   // padding; returns where the next document may start.
@@ -84,6 +100,17 @@ class JsonReader final : public Reader {
   std::uint64_t buf_offset_ = 0;
   std::uint64_t line_no_ = 0;
   bool eof_ = false;
+  bool streaming_ = false;  // stream mode reads a window, not the whole
+  // Stream mode: newlines before buf_ (for error lines), and the split
+  // scan of the document at buf_begin_, resumed after each refill.
+  std::uint64_t lines_before_ = 0;
+  struct Scan {
+    bool active = false;
+    std::size_t pos = 0;
+    std::uint64_t depth = 0;
+    bool in_string = false;
+    bool escape = false;
+  } scan_;
   Line error_line_;
 };
 

@@ -295,4 +295,59 @@ def closed_pipe(d):
 
 scenario("closed_pipe_ends_quietly", closed_pipe)
 
+
+# ---- documents streamed from a pipe --------------------------------------
+# A pipe of concatenated documents is read as it arrives (in 1 MiB chunks),
+# not to its end first: memory is bounded by the largest document, errors
+# still name their line and column, and a document may span many chunks.
+RECORD = b'{"a":1,"b":[true,null,"x"]}\n'
+
+
+def stream_bounded(d):
+    n = 700000  # about 20 MB
+    p = subprocess.run(["/usr/bin/time", "-f", "%M", JBX, "fmt", "-c"],
+                       input=RECORD * n, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == RECORD * n
+    peak_kib = int(p.stderr.split()[-1])
+    assert peak_kib < 32 * 1024, peak_kib
+
+
+def stream_error_far_in(d):
+    text = RECORD * 100000 + b'{"b":\n  [1,2,}\n' + RECORD
+    code, out, err = jbx_run(["fmt", "-c"], text)
+    assert code == 2, code
+    assert out == RECORD * 100000, len(out)
+    assert err == (b"jbx: error: <stdin>:100002:8: trailing comma before "
+                   b"'}'\n    [1,2,}\n         ^\n"), err
+
+
+def stream_long_document(d):
+    # One document over several chunks, strings with brackets and escaped
+    # quotes included, then a number and a string after it.
+    big = b"[" + b",".join(b'{"k":"]}\\"[%d"}' % i for i in range(200000))
+    big += b"]"
+    assert len(big) > 3 * 2**20
+    code, out, err = jbx_run(["fmt", "-c"], big + b' 12 "a b"')
+    assert code == 0, err
+    assert out == big + b'\n12\n"a b"\n'
+
+
+def stream_first_stops_reading(d):
+    # An endless producer: query --first answers and ends.
+    p = subprocess.run(["bash", "-c",
+                        "yes '{\"a\":1}' | \"$0\" query --first '$.a'", JBX],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=30)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == b"1\n", p.stdout
+
+
+scenario("stream_from_a_pipe_in_bounded_memory", stream_bounded)
+scenario("stream_error_far_into_a_pipe", stream_error_far_in)
+scenario("stream_document_across_chunks", stream_long_document)
+scenario("stream_first_stops_reading_an_endless_pipe",
+         stream_first_stops_reading)
+
 run_all()
