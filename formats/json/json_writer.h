@@ -25,22 +25,25 @@ class JsonWriter final : public Writer {
   // The events the readers send most, without colour, --ascii or pending
   // annotations, are inline: one reservation, the separator copied whole
   // from a prepared buffer, and the text. The rest take the general path.
-  Flow begin_object() override;
-  Flow key(std::string_view name) override;
-  void end_object() override;
-  Flow begin_array() override;
-  void end_array() override;
+  // They are declared inline so that bytes_value() is the key function: the
+  // vtable, and the out-of-line copies it needs, are then emitted only in
+  // json_writer.cpp, never in the AVX2 build of the simdjson walk.
+  inline Flow begin_object() override;
+  inline Flow key(std::string_view name) override;
+  inline void end_object() override;
+  inline Flow begin_array() override;
+  inline void end_array() override;
 
-  void null_value() override;
-  void bool_value(bool b) override;
-  void int_value(std::int64_t v) override;
-  void uint_value(std::uint64_t v) override;
+  inline void null_value() override;
+  inline void bool_value(bool b) override;
+  inline void int_value(std::int64_t v) override;
+  inline void uint_value(std::uint64_t v) override;
   /// Shortest round-trip form ("2.0", "0.1", "1e+300"). Throws
   /// Error(lossy) for NaN and infinities unless WriteOptions::nan allows.
-  void double_value(double v) override;
+  inline void double_value(double v) override;
   /// Writes `text` verbatim: it is valid RFC 8259 number syntax.
-  void number_text(std::string_view text) override;
-  void string_value(std::string_view utf8) override;
+  inline void number_text(std::string_view text) override;
+  inline void string_value(std::string_view utf8) override;
   /// string_value() for text known to need no escaping (no '"', '\\' or
   /// control character: the reader checked), copied without a scan unless
   /// --ascii needs one.
@@ -251,7 +254,7 @@ inline char* copy_short(char* p, const char* s, std::size_t n) {
 
 // The inline paths below are always inlined: the simdjson walk that calls
 // them is compiled once per CPU kernel, and an out-of-line copy built with
-// AVX2 must not become the one every caller links to.
+// AVX2 must not become the one every caller links to (see the class).
 
 [[gnu::always_inline]] inline bool JsonWriter::padded(
     std::string_view s) const {
