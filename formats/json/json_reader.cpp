@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <typeinfo>
 
 #include "core/error.h"
 #include "formats/json/json_parser.h"
 #include "formats/json/json_simd.h"
+#include "formats/json/json_writer.h"
 
 namespace jbx {
 
@@ -70,6 +72,26 @@ struct JsonReader::Impl {
   std::unique_ptr<SimdEngine> engine;
 };
 
+namespace {
+
+// Declares the padded input readable to the JSON writer for one parse.
+class ReadableWindow {
+ public:
+  ReadableWindow(JsonWriter* w, const char* p, std::size_t capacity) : w_(w) {
+    if (w_ != nullptr) w_->set_readable(p, capacity);
+  }
+  ~ReadableWindow() {
+    if (w_ != nullptr) w_->clear_readable();
+  }
+  ReadableWindow(const ReadableWindow&) = delete;
+  ReadableWindow& operator=(const ReadableWindow&) = delete;
+
+ private:
+  JsonWriter* w_;
+};
+
+}  // namespace
+
 JsonReader::JsonReader(Source& in, const ReadOptions& o, JsonMode mode)
     : in_(in), opt_(o), mode_(mode), impl_(std::make_unique<Impl>()) {
   if (opt_.max_depth <= kMaxRecursion) {
@@ -115,8 +137,18 @@ std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
   if ((c != '{' && c != '[') || !use_simd(end_hint - start)) {
     return scalar(out);
   }
-  const SimdResult r = impl_->engine->parse(
-      text.data() + start, end_hint - start, capacity - start, out);
+  // The JSON writer (a final class: comparing types is exact and cheaper
+  // than a cast) may read the padded input for the length of the parse; in
+  // lines mode the buffer moves as it grows.
+  JsonWriter* writer = typeid(out) == typeid(JsonWriter)
+                           ? static_cast<JsonWriter*>(&out)
+                           : nullptr;
+  SimdResult r;
+  {
+    const ReadableWindow window(writer, text.data() + start, capacity - start);
+    r = impl_->engine->parse(text.data() + start, end_hint - start,
+                             capacity - start, out);
+  }
   if (r.stopped) return start + r.consumed;
   if (r.ok) {
     const std::size_t next = start + r.consumed;

@@ -149,10 +149,61 @@ JsonWriter::JsonWriter(Sink& out, const WriteOptions& o) : out_(out), opt_(o) {
   if (opt_.lines) opt_.compact = true;
   pretty_ = !opt_.compact && (opt_.tab || opt_.indent > 0);
   unit_ = opt_.tab ? 1 : static_cast<std::size_t>(std::max(opt_.indent, 0));
+  const char fill = opt_.tab ? '\t' : ' ';
   indent_.assign(1, '\n');
-  indent_.append(4096, opt_.tab ? '\t' : ' ');
-  stack_.reserve(64);
-  direct_ = !pretty_ && !opt_.color && !opt_.ascii;
+  indent_.append(4096, fill);
+  std::memset(sep_, fill, sizeof sep_);
+  sep_[0] = ',';
+  if (pretty_) {
+    sep_[1] = '\n';
+    nl_ = 1;
+    step_ = unit_;
+    colon_ = 3;
+  }
+  kinds_.assign(64, 0);
+  if (opt_.color || opt_.ascii) slow_fixed_ |= kSlowOptions;
+  update_slow();
+}
+
+void JsonWriter::force_general_path(bool on) {
+  slow_fixed_ = static_cast<std::uint8_t>(on ? slow_fixed_ | kSlowForced
+                                             : slow_fixed_ & ~kSlowForced);
+  update_slow();
+}
+
+void JsonWriter::set_readable(const char* begin, std::size_t size) {
+  readable_begin_ = reinterpret_cast<std::uintptr_t>(begin);
+  // A text starting at offset i can be read in words when
+  // i + kWordCopy <= size.
+  readable_size_ = size >= kWordCopy ? size - kWordCopy + 1 : 0;
+}
+
+void JsonWriter::update_slow() {
+  std::uint8_t s = slow_fixed_;
+  if (depth_ == 0) s |= kSlowTop;
+  if (nl_ >= kSepCopy) s |= kSlowDeep;
+  if ((kinds_[depth_] & kWrapper) != 0) s |= kSlowWrapper;
+  if (!pending_.empty() || have_type_name_for_object_) s |= kSlowPending;
+  slow_ = s;
+}
+
+void JsonWriter::grow_kinds() { kinds_.resize(kinds_.size() * 2, 0); }
+
+void JsonWriter::push(std::uint8_t kind) {
+  if (++depth_ == kinds_.size()) grow_kinds();
+  kinds_[depth_] = kind;
+  in_array_ = (kind & kArray) != 0;
+  first_ = true;
+  nl_ += step_;
+  update_slow();
+}
+
+void JsonWriter::pop() {
+  --depth_;
+  in_array_ = (kinds_[depth_] & kArray) != 0;
+  first_ = false;  // the container just closed was an item
+  nl_ -= step_;
+  update_slow();
 }
 
 void JsonWriter::newline_indent(std::size_t depth) {
@@ -170,18 +221,17 @@ void JsonWriter::newline_indent(std::size_t depth) {
 }
 
 void JsonWriter::separator() {
-  Frame& f = stack_.back();
   if (opt_.color) {
-    if (!f.first) {
+    if (!first_) {
       out_.write(kContainerColor);
       out_.put(',');
     }
     out_.write(kReset);
-  } else if (!f.first) {
+  } else if (!first_) {
     out_.put(',');
   }
-  f.first = false;
-  if (pretty_) newline_indent(stack_.size());
+  first_ = false;
+  if (pretty_) newline_indent(depth_);
 }
 
 void JsonWriter::before_value() {
@@ -189,12 +239,12 @@ void JsonWriter::before_value() {
     in_doc_ = true;
     out_.mark_document();
   }
-  if (!stack_.empty() && !stack_.back().object) separator();
+  if (depth_ > 0 && in_array_) separator();
   if (!pending_.empty()) open_wrappers(false);
 }
 
 void JsonWriter::after_value() {
-  while (!stack_.empty() && stack_.back().wrapper) close_container('}');
+  while (depth_ > 0 && (kinds_[depth_] & kWrapper) != 0) close_container('}');
 }
 
 void JsonWriter::open_wrappers(bool next_is_object) {
@@ -211,7 +261,7 @@ void JsonWriter::open_wrappers(bool next_is_object) {
     }
     if (opt_.color) out_.write(kContainerColor);
     out_.put('{');
-    stack_.push_back(Frame{true, true, true});
+    push(kWrapper);
     key("@type");
     if (p.kind == Annotation::Kind::type_name) {
       write_string(p.name, opt_.color ? kStringColor.data() : nullptr);
@@ -223,35 +273,37 @@ void JsonWriter::open_wrappers(bool next_is_object) {
   }
   list.clear();
   pending_.swap(list);  // keep the capacity
+  update_slow();
 }
 
-void JsonWriter::open_container(char c, bool object) {
+void JsonWriter::open_container(char c, std::uint8_t kind) {
   if (!in_doc_) {
     in_doc_ = true;
     out_.mark_document();
   }
-  if (!stack_.empty() && !stack_.back().object) separator();
-  if (!pending_.empty()) open_wrappers(object);
+  if (depth_ > 0 && in_array_) separator();
+  if (!pending_.empty()) open_wrappers(kind == 0);
   if (opt_.color) out_.write(kContainerColor);
   out_.put(c);
-  stack_.push_back(Frame{object, true, false});
+  push(kind);
 }
 
 void JsonWriter::close_container(char c) {
-  const bool empty = stack_.back().first;
-  stack_.pop_back();
+  const bool empty = first_;
+  pop();
   if (!empty) {
-    if (pretty_) newline_indent(stack_.size());
+    if (pretty_) newline_indent(depth_);
     if (opt_.color) out_.write(kContainerColor);
   }
   out_.put(c);
   if (opt_.color) out_.write(kReset);
 }
 
-Flow JsonWriter::begin_object() {
-  open_container('{', true);
+Flow JsonWriter::begin_object_general() {
+  open_container('{', 0);
   if (have_type_name_for_object_) {
     have_type_name_for_object_ = false;
+    update_slow();
     key("@type");
     write_string(type_name_for_object_,
                  opt_.color ? kStringColor.data() : nullptr);
@@ -259,7 +311,13 @@ Flow JsonWriter::begin_object() {
   return Flow::visit;
 }
 
-Flow JsonWriter::key(std::string_view name) {
+Flow JsonWriter::key_general(std::string_view name) {
+  if (slow_ == 0 && name.size() <= kLongText) {
+    out_.commit(key_start(0));
+    write_string(name, nullptr);
+    out_.write(std::string_view(": ", colon_ - 1));
+    return Flow::visit;
+  }
   separator();
   write_string(name, opt_.color ? kKeyColor.data() : nullptr);
   if (opt_.color) {
@@ -273,25 +331,33 @@ Flow JsonWriter::key(std::string_view name) {
   return Flow::visit;
 }
 
-void JsonWriter::end_object() {
+void JsonWriter::end_object_general() {
   close_container('}');
   after_value();
 }
 
-Flow JsonWriter::begin_array() {
-  open_container('[', false);
+Flow JsonWriter::begin_array_general() {
+  open_container('[', kArray);
   return Flow::visit;
 }
 
-void JsonWriter::end_array() {
+void JsonWriter::end_array_general() {
   close_container(']');
   after_value();
 }
 
-void JsonWriter::write_scalar(std::string_view text, const char* color) {
+void JsonWriter::write_scalar(std::string_view text, bool is_null) {
+  if (slow_ == 0) {
+    // Inside a container with nothing else to do: the separator and the
+    // text in one reservation.
+    char* p = value_start(text.size());
+    if (!text.empty()) std::memcpy(p, text.data(), text.size());
+    out_.commit(p + text.size());
+    return;
+  }
   before_value();
   if (opt_.color) {
-    out_.write(color);
+    out_.write(is_null ? kNullColor : kScalarColor);
     out_.write(text);
     out_.write(kReset);
   } else {
@@ -300,27 +366,7 @@ void JsonWriter::write_scalar(std::string_view text, const char* color) {
   after_value();
 }
 
-void JsonWriter::null_value() { write_scalar("null", kNullColor.data()); }
-
-void JsonWriter::bool_value(bool b) {
-  write_scalar(b ? "true" : "false", kScalarColor.data());
-}
-
-void JsonWriter::int_value(std::int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  write_scalar(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)),
-               kScalarColor.data());
-}
-
-void JsonWriter::uint_value(std::uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  write_scalar(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)),
-               kScalarColor.data());
-}
-
-void JsonWriter::double_value(double v) {
+void JsonWriter::double_value_general(double v) {
   if (!std::isfinite(v)) {
     const char* name =
         std::isnan(v) ? "NaN" : (v > 0 ? "Infinity" : "-Infinity");
@@ -346,15 +392,15 @@ void JsonWriter::double_value(double v) {
     *end++ = '.';
     *end++ = '0';
   }
-  write_scalar(std::string_view(buf, static_cast<std::size_t>(end - buf)),
-               kScalarColor.data());
+  write_scalar(std::string_view(buf, static_cast<std::size_t>(end - buf)));
 }
 
-void JsonWriter::number_text(std::string_view text) {
-  write_scalar(text, kScalarColor.data());
-}
-
-void JsonWriter::string_value(std::string_view utf8) {
+void JsonWriter::string_value_general(std::string_view utf8) {
+  if (slow_ == 0) {
+    out_.commit(value_start(0));
+    write_string(utf8, nullptr);
+    return;
+  }
   before_value();
   write_string(utf8, opt_.color ? kStringColor.data() : nullptr);
   after_value();
@@ -364,15 +410,15 @@ void JsonWriter::copy_string(std::string_view s, const char* color) {
   if (color != nullptr) out_.write(color);
   char* p = out_.reserve(s.size() + 2);
   *p++ = '"';
-  std::memcpy(p, s.data(), s.size());
+  if (!s.empty()) std::memcpy(p, s.data(), s.size());
   p += s.size();
   *p++ = '"';
   out_.commit(p);
   if (color != nullptr) out_.write(kReset);
 }
 
-void JsonWriter::plain_string(std::string_view utf8) {
-  if (opt_.ascii || utf8.size() > 65536) {
+void JsonWriter::plain_string_general(std::string_view utf8) {
+  if (opt_.ascii || utf8.size() > kLongText) {
     string_value(utf8);
     return;
   }
@@ -381,8 +427,8 @@ void JsonWriter::plain_string(std::string_view utf8) {
   after_value();
 }
 
-Flow JsonWriter::plain_key(std::string_view name) {
-  if (opt_.ascii || name.size() > 65536) return key(name);
+Flow JsonWriter::plain_key_general(std::string_view name) {
+  if (opt_.ascii || name.size() > kLongText) return key(name);
   separator();
   copy_string(name, opt_.color ? kKeyColor.data() : nullptr);
   if (opt_.color) {
@@ -575,6 +621,7 @@ void JsonWriter::timestamp_value(const Timestamp& t) {
 void JsonWriter::annotation(const Annotation& a) {
   if (opt_.drop_type_names) return;
   pending_.push_back(Pending{a.kind, std::string(a.name), a.tag});
+  update_slow();
 }
 
 void JsonWriter::abandon() {
@@ -592,9 +639,13 @@ void JsonWriter::end_document() {
 
 void JsonWriter::reset() {
   in_doc_ = false;
-  stack_.clear();
+  depth_ = 0;
+  first_ = true;
+  in_array_ = false;
+  nl_ = pretty_ ? 1 : 0;
   pending_.clear();
   have_type_name_for_object_ = false;
+  update_slow();
 }
 
 }  // namespace jbx

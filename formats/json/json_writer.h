@@ -22,22 +22,28 @@ class JsonWriter final : public Writer {
   /// Writes to `out`. Options are copied; the sink must outlive the writer.
   JsonWriter(Sink& out, const WriteOptions& o);
 
-  Flow begin_object() override;
-  Flow key(std::string_view name) override;
-  void end_object() override;
-  Flow begin_array() override;
-  void end_array() override;
+  // The events the readers send most, without colour, --ascii or pending
+  // annotations, are inline: one reservation, the separator copied whole
+  // from a prepared buffer, and the text. The rest take the general path.
+  // They are declared inline so that bytes_value() is the key function: the
+  // vtable, and the out-of-line copies it needs, are then emitted only in
+  // json_writer.cpp, never in the AVX2 build of the simdjson walk.
+  inline Flow begin_object() override;
+  inline Flow key(std::string_view name) override;
+  inline void end_object() override;
+  inline Flow begin_array() override;
+  inline void end_array() override;
 
-  void null_value() override;
-  void bool_value(bool b) override;
-  void int_value(std::int64_t v) override;
-  void uint_value(std::uint64_t v) override;
+  inline void null_value() override;
+  inline void bool_value(bool b) override;
+  inline void int_value(std::int64_t v) override;
+  inline void uint_value(std::uint64_t v) override;
   /// Shortest round-trip form ("2.0", "0.1", "1e+300"). Throws
   /// Error(lossy) for NaN and infinities unless WriteOptions::nan allows.
-  void double_value(double v) override;
+  inline void double_value(double v) override;
   /// Writes `text` verbatim: it is valid RFC 8259 number syntax.
-  void number_text(std::string_view text) override;
-  void string_value(std::string_view utf8) override;
+  inline void number_text(std::string_view text) override;
+  inline void string_value(std::string_view utf8) override;
   /// string_value() for text known to need no escaping (no '"', '\\' or
   /// control character: the reader checked), copied without a scan unless
   /// --ascii needs one.
@@ -45,16 +51,26 @@ class JsonWriter final : public Writer {
   /// key() for a name known to need no escaping, like plain_string().
   Flow plain_key(std::string_view name);
 
-  /// Inline forms of plain_key(), plain_string() and int_value() for the
-  /// binary readers, which call the writer directly (templates): in compact
-  /// output without colour, inside a container, a value is a copy and a
-  /// comma, too little work for a call. `readable` is how many bytes from
-  /// the text's start may be read (at least its size): a short text with
-  /// kWordCopy of them is copied in whole words.
+  /// plain_key(), plain_string() and int_value() for the binary readers,
+  /// which know how far their buffers may be read: `readable` is how many
+  /// bytes from the text's start may be read (at least its size); a short
+  /// text with kWordCopy of them is copied in whole words.
   Flow direct_key(std::string_view name, std::size_t readable);
   void direct_string(std::string_view utf8, std::size_t readable);
   void direct_int(std::int64_t v);
   static constexpr std::size_t kWordCopy = 32;
+
+  /// Declares [begin, begin + size) readable until clear_readable() (the
+  /// JSON reader's padded input): plain keys, strings and numbers that
+  /// start there at least kWordCopy bytes before its end are copied in
+  /// whole words, whatever follows them.
+  void set_readable(const char* begin, std::size_t size);
+  void clear_readable() { readable_size_ = 0; }
+
+  /// For tests: true sends every event through the general path, as colour
+  /// does, so that the fast path can be compared with it byte for byte.
+  void force_general_path(bool on);
+
   void bytes_value(std::span<const std::uint8_t> bytes) override;
   void timestamp_value(const Timestamp& t) override;
   void annotation(const Annotation& a) override;
@@ -67,48 +83,91 @@ class JsonWriter final : public Writer {
   void abandon();
 
  private:
-  struct Frame {
-    bool object = false;
-    bool first = true;
-    bool wrapper = false;  // {"@type": ..., "@value": ...} around a value
-  };
   struct Pending {
     Annotation::Kind kind;
     std::string name;
     std::uint64_t tag;
   };
 
+  // What a container is, one byte per open level in kinds_.
+  static constexpr std::uint8_t kArray = 1;
+  static constexpr std::uint8_t kWrapper = 2;  // {"@type":..,"@value":..}
+
+  // Why events take the general path (slow_); none: the inline one.
+  static constexpr std::uint8_t kSlowOptions = 1;   // colour or --ascii
+  static constexpr std::uint8_t kSlowForced = 2;    // force_general_path()
+  static constexpr std::uint8_t kSlowTop = 4;       // no container open
+  static constexpr std::uint8_t kSlowDeep = 8;      // indent past kSepCopy
+  static constexpr std::uint8_t kSlowWrapper = 16;  // inside a wrapper
+  static constexpr std::uint8_t kSlowPending = 32;  // annotations to write
+
+  // The separator before an item, "," then (pretty) "\n" and the indent, is
+  // copied in one piece of this size from sep_ (from sep_ + 1 without the
+  // comma) and the output advanced by its true length.
+  static constexpr std::size_t kSepCopy = 32;
+  // Longer texts are written by the general path, in bounded pieces.
+  static constexpr std::size_t kLongText = 65536;
+
   void reset();  // after a document: no open container
+  void update_slow();
+  void push(std::uint8_t kind);
+  void pop();
   void before_value();
   void after_value();
   void separator();  // "," and the newline + indent before an item
   void newline_indent(std::size_t depth);
-  void open_container(char c, bool object);
+  void open_container(char c, std::uint8_t kind);
   void close_container(char c);
   void write_string(std::string_view s, const char* color);
   void copy_string(std::string_view s, const char* color);
   void open_wrappers(bool next_is_object);
-  void scalar_color(const char* color);
-  void end_color();
-  void write_scalar(std::string_view text, const char* color);
+  // A scalar in the colour of a number, or of null.
+  void write_scalar(std::string_view text, bool is_null = false);
+  void grow_kinds();
+
+  // The general path of each inline event.
+  Flow begin_object_general();
+  Flow begin_array_general();
+  void end_object_general();
+  void end_array_general();
+  Flow key_general(std::string_view name);
+  Flow plain_key_general(std::string_view name);
+  void plain_string_general(std::string_view utf8);
+  void string_value_general(std::string_view utf8);
+  void double_value_general(double v);
+
+  // The fast path's pieces.
+  char* value_start(std::size_t n);
+  char* key_start(std::size_t n);
+  void open_fast(char c, std::uint8_t kind);
+  void close_fast(char c);
+  void text_fast(std::string_view s, bool words);
+  Flow key_fast(std::string_view name, bool words);
+  bool padded(std::string_view s) const;
+  static char* copy_text(char* p, std::string_view s, bool words);
 
   Sink& out_;
   WriteOptions opt_;
   bool pretty_;
-  std::size_t unit_;  // indent characters per level
-  std::vector<Frame> stack_;
+  std::uint8_t slow_ = 0;
+  std::uint8_t slow_fixed_ = 0;  // kSlowOptions, kSlowForced
+  bool first_ = true;            // the open container has no item yet
+  bool in_array_ = false;        // the open container is an array
+  bool in_doc_ = false;          // a document has begun and not yet ended
+  bool have_type_name_for_object_ = false;
+  std::size_t depth_ = 0;  // open containers
+  std::size_t nl_ = 0;     // pretty: 1 + depth_ * unit_ ("\n" + indent)
+  std::size_t step_ = 0;   // what nl_ grows by per level: unit_ or 0
+  std::size_t colon_ = 2;  // the key's closing quote and ':', then ' '
+  std::size_t unit_;       // indent characters per level
+  std::vector<std::uint8_t> kinds_;  // [1, depth_]: kArray, kWrapper
+  std::uintptr_t readable_begin_ = 0;
+  std::size_t readable_size_ = 0;  // starts that can be copied in words
   std::vector<Pending> pending_;
   std::string type_name_for_object_;
-  bool have_type_name_for_object_ = false;
-  bool in_doc_ = false;  // a document has begun and not yet ended
-  std::string indent_;   // "\n" followed by many indent characters
+  std::string indent_;  // "\n" followed by many indent characters
   std::string scratch_;
-  bool direct_ = false;  // compact, no colour, no --ascii: direct_* inline
-
-  // Where a value inside a container goes once its comma is written, or
-  // nullptr when the general path must take it (top level, annotations).
-  char* direct_value(std::size_t n);
-  static char* copy_text(char* p, std::string_view s, std::size_t readable);
+  char sep_[kSepCopy + 1];  // ",", then "\n" and indent characters
 };
 
 namespace detail {
@@ -146,14 +205,9 @@ inline char* put_leading(char* p, std::uint32_t x) {
   return p + (8 - zeros);
 }
 
-/// Writes `v` in decimal as std::to_chars does, using up to 24 bytes at p
+/// Writes `u` in decimal as std::to_chars does, using up to 24 bytes at p
 /// (some past the digits); returns the end of the digits.
-inline char* put_int(char* p, std::int64_t v) {
-  std::uint64_t u = static_cast<std::uint64_t>(v);
-  if (v < 0) {
-    *p++ = '-';
-    u = 0 - u;
-  }
+inline char* put_uint(char* p, std::uint64_t u) {
   constexpr std::uint64_t k8 = 100000000;
   if (u < k8) return put_leading(p, static_cast<std::uint32_t>(u));
   if (u < k8 * k8) {
@@ -165,72 +219,257 @@ inline char* put_int(char* p, std::int64_t v) {
   return put8(p, digits8(static_cast<std::uint32_t>(u % k8)));
 }
 
-}  // namespace detail
-
-inline char* JsonWriter::copy_text(char* p, std::string_view s,
-                                   std::size_t readable) {
-  if (s.size() <= kWordCopy && readable >= kWordCopy) {
-    // The caller reserved kWordCopy bytes: the bytes past the text are
-    // overwritten by whatever comes next.
-    std::memcpy(p, s.data(), kWordCopy);
-  } else if (!s.empty()) {  // an empty view may carry a null data()
-    std::memcpy(p, s.data(), s.size());
+/// put_uint() for a signed value: up to 24 bytes at p.
+inline char* put_int(char* p, std::int64_t v) {
+  std::uint64_t u = static_cast<std::uint64_t>(v);
+  if (v < 0) {
+    *p++ = '-';
+    u = 0 - u;
   }
-  return p + s.size();
+  return put_uint(p, u);
 }
 
-inline char* JsonWriter::direct_value(std::size_t n) {
-  if (!direct_ || stack_.empty() || !pending_.empty()) return nullptr;
-  Frame& f = stack_.back();
-  // A wrapper's value closes the wrapper after it: the general path. (With
-  // a container open, the document has begun: in_doc_ is set already.)
-  if (f.wrapper) return nullptr;
-  char* p = out_.reserve(n + 1);
-  if (!f.object) {
-    *p = ',';
-    p += f.first ? 0 : 1;
-    f.first = false;
+// Copies n <= 32 bytes without reading or writing past them: two
+// overlapping moves of the largest power of two that fits, as memcpy does
+// for small sizes, but without the call.
+inline char* copy_short(char* p, const char* s, std::size_t n) {
+  if (n >= 16) {
+    std::memcpy(p, s, 16);
+    std::memcpy(p + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(p, s, 8);
+    std::memcpy(p + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(p, s, 4);
+    std::memcpy(p + n - 4, s + n - 4, 4);
+  } else if (n > 0) {
+    p[0] = s[0];
+    p[n / 2] = s[n / 2];
+    p[n - 1] = s[n - 1];
   }
+  return p + n;
+}
+
+}  // namespace detail
+
+// The inline paths below are always inlined: the simdjson walk that calls
+// them is compiled once per CPU kernel, and an out-of-line copy built with
+// AVX2 must not become the one every caller links to (see the class).
+
+[[gnu::always_inline]] inline bool JsonWriter::padded(
+    std::string_view s) const {
+  return reinterpret_cast<std::uintptr_t>(s.data()) - readable_begin_ <
+         readable_size_;
+}
+
+[[gnu::always_inline]] inline char* JsonWriter::copy_text(char* p,
+                                                          std::string_view s,
+                                                          bool words) {
+  // The caller reserved kWordCopy bytes past the text: the bytes past it
+  // are overwritten by whatever comes next.
+  if (s.size() > kWordCopy) {
+    std::memcpy(p, s.data(), s.size());
+    return p + s.size();
+  }
+  if (words) {
+    std::memcpy(p, s.data(), kWordCopy);
+    return p + s.size();
+  }
+  return detail::copy_short(p, s.data(), s.size());
+}
+
+// Room for the separator and n bytes after it; writes the separator (none
+// in an object: the key had it) and returns where the value goes.
+[[gnu::always_inline]] inline char* JsonWriter::value_start(std::size_t n) {
+  char* p = out_.reserve(kSepCopy + n);
+  std::memcpy(p, sep_ + static_cast<std::size_t>(first_), kSepCopy);
+  p += in_array_ ? static_cast<std::size_t>(!first_) + nl_ : 0;
+  first_ = false;
   return p;
 }
 
-inline Flow JsonWriter::direct_key(std::string_view name,
-                                   std::size_t readable) {
-  if (!direct_ || name.size() > 4096) return plain_key(name);
-  Frame& f = stack_.back();
-  char* p = out_.reserve(name.size() + kWordCopy + 4);
-  *p = ',';
-  p += f.first ? 0 : 1;
-  f.first = false;
-  *p++ = '"';
-  p = copy_text(p, name, readable);
-  *p++ = '"';
-  *p++ = ':';
+[[gnu::always_inline]] inline char* JsonWriter::key_start(std::size_t n) {
+  char* p = out_.reserve(kSepCopy + n);
+  std::memcpy(p, sep_ + static_cast<std::size_t>(first_), kSepCopy);
+  p += static_cast<std::size_t>(!first_) + nl_;
+  first_ = false;
+  return p;
+}
+
+[[gnu::always_inline]] inline void JsonWriter::open_fast(char c,
+                                                         std::uint8_t kind) {
+  char* p = value_start(1);
+  *p++ = c;
   out_.commit(p);
+  if (++depth_ == kinds_.size()) grow_kinds();
+  kinds_[depth_] = kind;
+  in_array_ = kind == kArray;
+  first_ = true;
+  nl_ += step_;
+  // The fast path was taken, so no other reason applies.
+  slow_ = nl_ >= kSepCopy ? kSlowDeep : 0;
+}
+
+[[gnu::always_inline]] inline void JsonWriter::close_fast(char c) {
+  // The newline and indent of the level below, unless the container is
+  // empty: both a copy from sep_ + 1.
+  nl_ -= step_;
+  char* p = out_.reserve(kSepCopy + 1);
+  std::memcpy(p, sep_ + 1, kSepCopy);
+  p += first_ ? 0 : nl_;
+  *p++ = c;
+  out_.commit(p);
+  const std::uint8_t k = kinds_[--depth_];
+  in_array_ = (k & kArray) != 0;
+  first_ = false;
+  slow_ = static_cast<std::uint8_t>((depth_ == 0 ? kSlowTop : 0) |
+                                    ((k & kWrapper) != 0 ? kSlowWrapper : 0));
+  if ((k & kWrapper) != 0) after_value();  // close the wrapper too
+}
+
+[[gnu::always_inline]] inline void JsonWriter::text_fast(std::string_view s,
+                                                         bool words) {
+  char* p = value_start(s.size() + kWordCopy + 2);
+  *p++ = '"';
+  p = copy_text(p, s, words);
+  *p++ = '"';
+  out_.commit(p);
+}
+
+[[gnu::always_inline]] inline Flow JsonWriter::key_fast(std::string_view name,
+                                                        bool words) {
+  char* p = key_start(name.size() + kWordCopy + 4);
+  *p++ = '"';
+  p = copy_text(p, name, words);
+  std::memcpy(p, "\": ", 4);
+  out_.commit(p + colon_);
   return Flow::visit;
 }
 
-inline void JsonWriter::direct_string(std::string_view utf8,
-                                      std::size_t readable) {
-  char* p =
-      utf8.size() <= 4096 ? direct_value(utf8.size() + kWordCopy + 2) : nullptr;
-  if (p == nullptr) {
-    plain_string(utf8);
-    return;
-  }
-  *p++ = '"';
-  p = copy_text(p, utf8, readable);
-  *p++ = '"';
-  out_.commit(p);
+[[gnu::always_inline]] inline Flow JsonWriter::begin_object() {
+  if (slow_ != 0) return begin_object_general();
+  open_fast('{', 0);
+  return Flow::visit;
 }
 
-inline void JsonWriter::direct_int(std::int64_t v) {
-  char* p = direct_value(24);
-  if (p == nullptr) {
-    int_value(v);
+[[gnu::always_inline]] inline Flow JsonWriter::begin_array() {
+  if (slow_ != 0) return begin_array_general();
+  open_fast('[', kArray);
+  return Flow::visit;
+}
+
+[[gnu::always_inline]] inline void JsonWriter::end_object() {
+  if (slow_ != 0) {
+    end_object_general();
     return;
   }
-  out_.commit(detail::put_int(p, v));
+  close_fast('}');
+}
+
+[[gnu::always_inline]] inline void JsonWriter::end_array() {
+  if (slow_ != 0) {
+    end_array_general();
+    return;
+  }
+  close_fast(']');
+}
+
+[[gnu::always_inline]] inline Flow JsonWriter::key(std::string_view name) {
+  return key_general(name);
+}
+
+[[gnu::always_inline]] inline Flow JsonWriter::plain_key(
+    std::string_view name) {
+  if (slow_ != 0 || name.size() > kLongText) return plain_key_general(name);
+  return key_fast(name, padded(name));
+}
+
+[[gnu::always_inline]] inline Flow JsonWriter::direct_key(
+    std::string_view name, std::size_t readable) {
+  if (slow_ != 0 || name.size() > kLongText) return plain_key_general(name);
+  return key_fast(name, readable >= kWordCopy);
+}
+
+[[gnu::always_inline]] inline void JsonWriter::plain_string(
+    std::string_view utf8) {
+  if (slow_ != 0 || utf8.size() > kLongText) {
+    plain_string_general(utf8);
+    return;
+  }
+  text_fast(utf8, padded(utf8));
+}
+
+[[gnu::always_inline]] inline void JsonWriter::direct_string(
+    std::string_view utf8, std::size_t readable) {
+  if (slow_ != 0 || utf8.size() > kLongText) {
+    plain_string_general(utf8);
+    return;
+  }
+  text_fast(utf8, readable >= kWordCopy);
+}
+
+[[gnu::always_inline]] inline void JsonWriter::string_value(
+    std::string_view utf8) {
+  string_value_general(utf8);
+}
+
+[[gnu::always_inline]] inline void JsonWriter::number_text(
+    std::string_view text) {
+  if (slow_ != 0 || text.size() > kLongText) {
+    write_scalar(text);
+    return;
+  }
+  char* p = value_start(text.size() + kWordCopy);
+  out_.commit(copy_text(p, text, padded(text)));
+}
+
+[[gnu::always_inline]] inline void JsonWriter::null_value() {
+  if (slow_ != 0) {
+    write_scalar("null", true);
+    return;
+  }
+  char* p = value_start(4);
+  std::memcpy(p, "null", 4);
+  out_.commit(p + 4);
+}
+
+[[gnu::always_inline]] inline void JsonWriter::bool_value(bool b) {
+  if (slow_ != 0) {
+    write_scalar(b ? "true" : "false");
+    return;
+  }
+  // "true" and "false" as one 8-byte copy each, advanced by 4 or 5.
+  char* p = value_start(8);
+  std::memcpy(p, b ? "true\0\0\0" : "false\0\0", 8);
+  out_.commit(p + 5 - static_cast<std::size_t>(b));
+}
+
+[[gnu::always_inline]] inline void JsonWriter::int_value(std::int64_t v) {
+  if (slow_ != 0) {
+    char buf[24];
+    write_scalar(std::string_view(
+        buf, static_cast<std::size_t>(detail::put_int(buf, v) - buf)));
+    return;
+  }
+  out_.commit(detail::put_int(value_start(24), v));
+}
+
+[[gnu::always_inline]] inline void JsonWriter::direct_int(std::int64_t v) {
+  int_value(v);
+}
+
+[[gnu::always_inline]] inline void JsonWriter::uint_value(std::uint64_t v) {
+  if (slow_ != 0) {
+    char buf[24];
+    write_scalar(std::string_view(
+        buf, static_cast<std::size_t>(detail::put_uint(buf, v) - buf)));
+    return;
+  }
+  out_.commit(detail::put_uint(value_start(24), v));
+}
+
+[[gnu::always_inline]] inline void JsonWriter::double_value(double v) {
+  double_value_general(v);
 }
 
 }  // namespace jbx

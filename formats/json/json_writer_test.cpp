@@ -2,8 +2,12 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <charconv>
 #include <cmath>
+#include <deque>
 #include <limits>
+#include <random>
+#include <vector>
 
 #include "core/error.h"
 #include "core/sink.h"
@@ -35,6 +39,478 @@ std::string write_with(F f, jbx::WriteOptions o = compact()) {
   f(w);
   w.end_document();
   return std::string(sink.data());
+}
+
+// One writer event, replayed into several writers.
+struct Event {
+  enum class Kind {
+    begin_object,
+    end_object,
+    begin_array,
+    end_array,
+    key,
+    plain_key,
+    direct_key,
+    string_value,
+    plain_string,
+    direct_string,
+    number_text,
+    int_value,
+    uint_value,
+    double_value,
+    bool_value,
+    null_value,
+    annotation,
+    end_document,
+  };
+  Kind kind;
+  std::string_view text;
+  std::size_t readable = 0;  // direct_*: how far text may be read
+  std::int64_t i = 0;
+  std::uint64_t u = 0;
+  double d = 0;
+  bool b = false;
+  jbx::Annotation note;
+};
+
+void replay(const std::vector<Event>& events, jbx::JsonWriter& w) {
+  using K = Event::Kind;
+  for (const Event& e : events) {
+    switch (e.kind) {
+      case K::begin_object:
+        w.begin_object();
+        break;
+      case K::end_object:
+        w.end_object();
+        break;
+      case K::begin_array:
+        w.begin_array();
+        break;
+      case K::end_array:
+        w.end_array();
+        break;
+      case K::key:
+        w.key(e.text);
+        break;
+      case K::plain_key:
+        w.plain_key(e.text);
+        break;
+      case K::direct_key:
+        w.direct_key(e.text, e.readable);
+        break;
+      case K::string_value:
+        w.string_value(e.text);
+        break;
+      case K::plain_string:
+        w.plain_string(e.text);
+        break;
+      case K::direct_string:
+        w.direct_string(e.text, e.readable);
+        break;
+      case K::number_text:
+        w.number_text(e.text);
+        break;
+      case K::int_value:
+        w.int_value(e.i);
+        break;
+      case K::uint_value:
+        w.uint_value(e.u);
+        break;
+      case K::double_value:
+        w.double_value(e.d);
+        break;
+      case K::bool_value:
+        w.bool_value(e.b);
+        break;
+      case K::null_value:
+        w.null_value();
+        break;
+      case K::annotation:
+        w.annotation(e.note);
+        break;
+      case K::end_document:
+        w.end_document();
+        break;
+    }
+  }
+}
+
+// The JSON text of `events` (without annotations) in the layout of `o`,
+// written the plain way: what the writer must produce on any path.
+std::string reference(const std::vector<Event>& events, jbx::WriteOptions o) {
+  if (o.lines) o.compact = true;
+  const bool pretty = !o.compact && (o.tab || o.indent > 0);
+  const std::string unit =
+      o.tab ? "\t" : std::string(pretty ? o.indent : 0, ' ');
+  std::string out;
+  struct Level {
+    bool array;
+    bool empty;
+  };
+  std::vector<Level> levels;
+  const auto newline = [&] {
+    if (!pretty) return;
+    out += '\n';
+    for (std::size_t i = 0; i < levels.size(); ++i) out += unit;
+  };
+  const auto before_item = [&] {
+    if (levels.empty()) return;
+    if (!levels.back().empty) out += ',';
+    levels.back().empty = false;
+    newline();
+  };
+  const auto before_value = [&] {
+    if (!levels.empty() && levels.back().array) before_item();
+  };
+  const auto quoted = [&](std::string_view s) {
+    out += '"';
+    for (const char ch : s) {
+      const auto c = static_cast<unsigned char>(ch);
+      switch (c) {
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        default:
+          if (c < 0x20) {
+            constexpr char kHex[] = "0123456789abcdef";
+            out += "\\u00";
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+          } else {
+            out += ch;
+          }
+      }
+    }
+    out += '"';
+  };
+  const auto close = [&](char c) {
+    const bool empty = levels.back().empty;
+    levels.pop_back();
+    if (!empty) newline();
+    out += c;
+  };
+  using K = Event::Kind;
+  for (const Event& e : events) {
+    switch (e.kind) {
+      case K::begin_object:
+      case K::begin_array:
+        before_value();
+        out += e.kind == K::begin_object ? '{' : '[';
+        levels.push_back(Level{e.kind == K::begin_array, true});
+        break;
+      case K::end_object:
+        close('}');
+        break;
+      case K::end_array:
+        close(']');
+        break;
+      case K::key:
+      case K::plain_key:
+      case K::direct_key:
+        before_item();
+        quoted(e.text);
+        out += pretty ? ": " : ":";
+        break;
+      case K::string_value:
+      case K::plain_string:
+      case K::direct_string:
+        before_value();
+        quoted(e.text);
+        break;
+      case K::number_text:
+        before_value();
+        out += e.text;
+        break;
+      case K::int_value:
+        before_value();
+        out += std::to_string(e.i);
+        break;
+      case K::uint_value:
+        before_value();
+        out += std::to_string(e.u);
+        break;
+      case K::double_value: {
+        before_value();
+        char buf[40];
+        const auto r = std::to_chars(buf, buf + sizeof buf, e.d);
+        const std::string t(buf, r.ptr);
+        out += t;
+        if (t.find_first_of(".e") == std::string::npos) out += ".0";
+        break;
+      }
+      case K::bool_value:
+        before_value();
+        out += e.b ? "true" : "false";
+        break;
+      case K::null_value:
+        before_value();
+        out += "null";
+        break;
+      case K::annotation:
+        throw std::logic_error("the reference writes no annotations");
+      case K::end_document:
+        out += '\n';
+        break;
+    }
+  }
+  return out;
+}
+
+// Random documents as events. Plain texts live in one padded buffer that the
+// writers may read in words (as the JSON reader's input); some come from
+// outside it, to be copied exactly.
+class EventMaker {
+ public:
+  explicit EventMaker(std::uint32_t seed, bool annotations)
+      : rng_(seed), annotations_(annotations), arena_(kArena, '#') {}
+
+  std::vector<Event> make(int documents) {
+    events_.clear();
+    for (int i = 0; i < documents; ++i) {
+      // Now and then one document nests far past any inline indent buffer
+      // (600 levels of up to 8 characters pass 4096 as well).
+      if (chance(8)) {
+        const int deep = chance(4) ? 600 : 40;
+        for (int k = 0; k < deep; ++k) {
+          annotate();
+          if (chance(2)) {
+            push(Event::Kind::begin_array);
+          } else {
+            push(Event::Kind::begin_object);
+            key();
+          }
+          opened_.push_back(events_.back().kind);
+        }
+        value(3);
+        while (!opened_.empty()) {
+          push(opened_.back() == Event::Kind::begin_array
+                   ? Event::Kind::end_array
+                   : Event::Kind::end_object);
+          opened_.pop_back();
+        }
+      } else {
+        value(0);
+      }
+      push(Event::Kind::end_document);
+    }
+    return events_;
+  }
+
+  std::string_view arena() const { return arena_; }
+
+ private:
+  static constexpr std::size_t kArena = std::size_t{8} << 20;
+
+  bool chance(int one_in) {
+    return std::uniform_int_distribution<int>(0, one_in - 1)(rng_) == 0;
+  }
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+
+  void push(Event::Kind k) {
+    Event e{};
+    e.kind = k;
+    events_.push_back(e);
+  }
+
+  // Text of `n` characters; with escapes, some that need escaping.
+  std::string text(std::size_t n, bool escapes) {
+    static constexpr char kPlain[] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-./";
+    static constexpr char kSpecial[] = {'"',    '\\', '\n', '\t', '\x01',
+                                        '\x1f', '\b', '\f', '\r'};
+    std::string s;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (escapes && chance(6)) {
+        s += kSpecial[pick(sizeof kSpecial)];
+      } else if (chance(20)) {
+        s += "\xC3\xA9";  // UTF-8 passes through untouched
+      } else {
+        s += kPlain[pick(sizeof kPlain - 1)];
+      }
+    }
+    return s;
+  }
+
+  std::size_t length() {
+    switch (pick(12)) {
+      case 0:
+        return 0;
+      case 1:
+        return static_cast<std::size_t>(31 + pick(3));  // around kWordCopy
+      case 2:
+        return static_cast<std::size_t>(34 + pick(200));
+      case 3:
+        if (chance(40)) return 65536 + static_cast<std::size_t>(pick(3));
+        return static_cast<std::size_t>(pick(5000));
+      default:
+        return static_cast<std::size_t>(1 + pick(20));
+    }
+  }
+
+  // Where a text lives: mostly in the padded arena, else in a buffer of
+  // its own. `readable` is how far direct_* may read.
+  std::string_view place(const std::string& s, std::size_t& readable) {
+    if (chance(4) || used_ + s.size() + 64 > kArena) {
+      own_.push_back(s);
+      readable = s.size();
+      return own_.back();
+    }
+    const std::size_t at = used_;
+    arena_.replace(at, s.size(), s);
+    used_ += s.size() + static_cast<std::size_t>(pick(40));
+    readable = chance(3) ? s.size() : kArena - at;
+    return std::string_view(arena_).substr(at, s.size());
+  }
+
+  void add_text(Event::Kind plain, Event::Kind direct, Event::Kind escaped) {
+    const bool escapes = chance(5);
+    const std::string s = text(length(), escapes);
+    Event e{};
+    e.text = place(s, e.readable);
+    if (escapes) {
+      e.kind = escaped;
+    } else {
+      const int w = pick(3);
+      e.kind = w == 0 ? plain : w == 1 ? direct : escaped;
+    }
+    events_.push_back(e);
+  }
+
+  void key() {
+    add_text(Event::Kind::plain_key, Event::Kind::direct_key, Event::Kind::key);
+  }
+
+  void annotate() {
+    if (!annotations_ || !chance(6)) return;
+    Event e{};
+    e.kind = Event::Kind::annotation;
+    if (chance(2)) {
+      e.note.kind = jbx::Annotation::Kind::type_name;
+      e.note.name = chance(2) ? "com.x.Bean" : "java.util.List";
+    } else {
+      e.note.kind = jbx::Annotation::Kind::cbor_tag;
+      e.note.tag = static_cast<std::uint64_t>(pick(1000));
+    }
+    events_.push_back(e);
+  }
+
+  void value(int depth) {
+    annotate();
+    const int container = depth > 12 ? 0 : 6 - depth / 2;
+    const int r = pick(20);
+    if (r < container) {
+      const bool object = chance(2);
+      push(object ? Event::Kind::begin_object : Event::Kind::begin_array);
+      const int n = chance(5) ? 0 : pick(8);
+      for (int i = 0; i < n; ++i) {
+        if (object) key();
+        value(depth + 1);
+      }
+      push(object ? Event::Kind::end_object : Event::Kind::end_array);
+      return;
+    }
+    Event e{};
+    switch (pick(8)) {
+      case 0:
+      case 1:
+        add_text(Event::Kind::plain_string, Event::Kind::direct_string,
+                 Event::Kind::string_value);
+        return;
+      case 2: {
+        static constexpr std::string_view kNumbers[] = {
+            "0",     "-1",   "1.5e300", "12345678901234567890123456789",
+            "1E400", "-0.0", "3.25",    "123456789012345678901234567890123"};
+        const std::string s(kNumbers[pick(8)]);
+        e.kind = Event::Kind::number_text;
+        e.text = place(s, e.readable);
+        break;
+      }
+      case 3:
+        e.kind = Event::Kind::int_value;
+        e.i = chance(4) ? std::numeric_limits<std::int64_t>::min()
+                        : static_cast<std::int64_t>(rng_()) - (1LL << 31);
+        break;
+      case 4:
+        e.kind = Event::Kind::uint_value;
+        e.u = chance(4) ? std::numeric_limits<std::uint64_t>::max()
+                        : (std::uint64_t{rng_()} << 32) | rng_();
+        break;
+      case 5:
+        e.kind = Event::Kind::double_value;
+        e.d = chance(3) ? 2.0 : std::ldexp(static_cast<double>(rng_()), -20);
+        break;
+      case 6:
+        e.kind = Event::Kind::bool_value;
+        e.b = chance(2);
+        break;
+      default:
+        e.kind = Event::Kind::null_value;
+        break;
+    }
+    events_.push_back(e);
+  }
+
+  std::mt19937 rng_;
+  bool annotations_;
+  std::string arena_;
+  std::size_t used_ = 0;
+  std::deque<std::string> own_;
+  std::vector<Event> events_;
+  std::vector<Event::Kind> opened_;
+};
+
+// The layouts the fast path covers: default, tab, indent 0 to 8, compact,
+// lines.
+std::vector<jbx::WriteOptions> layouts() {
+  std::vector<jbx::WriteOptions> all;
+  jbx::WriteOptions o;
+  all.push_back(o);
+  o.tab = true;
+  all.push_back(o);
+  for (int i = 0; i <= 8; ++i) {
+    jbx::WriteOptions n;
+    n.indent = i;
+    all.push_back(n);
+  }
+  all.push_back(compact());
+  jbx::WriteOptions lines;
+  lines.lines = true;
+  all.push_back(lines);
+  return all;
+}
+
+// `events` written by the inline fast path and by the general path.
+std::pair<std::string, std::string> both_paths(const std::vector<Event>& events,
+                                               const jbx::WriteOptions& o,
+                                               std::string_view arena) {
+  std::string out[2];
+  for (int general = 0; general < 2; ++general) {
+    jbx::StringSink sink;
+    jbx::JsonWriter w(sink, o);
+    w.force_general_path(general == 1);
+    w.set_readable(arena.data(), arena.size());
+    replay(events, w);
+    out[general] = std::string(sink.data());
+  }
+  return {out[0], out[1]};
 }
 
 }  // namespace
@@ -256,6 +732,41 @@ BOOST_AUTO_TEST_CASE(huge_strings_are_written_in_chunks) {
       },
       o);
   BOOST_TEST(out.size() == 1 + 100002 + 1 + 100002 + 1 + 1);
+}
+
+BOOST_AUTO_TEST_CASE(fast_path_writes_what_the_general_path_writes) {
+  // Random documents, every layout: the inline path, the general path and
+  // a plain reference must agree byte for byte.
+  for (std::uint32_t seed = 1; seed <= 40; ++seed) {
+    EventMaker maker(seed, false);
+    const std::vector<Event> events = maker.make(6);
+    for (const jbx::WriteOptions& o : layouts()) {
+      const auto [fast, general] = both_paths(events, o, maker.arena());
+      const std::string expected = reference(events, o);
+      BOOST_TEST_CONTEXT("seed " << seed << " indent " << o.indent << " tab "
+                                 << o.tab << " compact " << o.compact
+                                 << " lines " << o.lines) {
+        BOOST_TEST((fast == expected));
+        BOOST_TEST((general == expected));
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(fast_path_agrees_around_annotations) {
+  // Type names and tags open wrappers and "@type" members, which the
+  // general path writes; the fast path must hand over and take back.
+  for (std::uint32_t seed = 100; seed < 130; ++seed) {
+    EventMaker maker(seed, true);
+    const std::vector<Event> events = maker.make(6);
+    for (const jbx::WriteOptions& o : layouts()) {
+      const auto [fast, general] = both_paths(events, o, maker.arena());
+      BOOST_TEST_CONTEXT("seed " << seed << " indent " << o.indent << " tab "
+                                 << o.tab << " compact " << o.compact) {
+        BOOST_TEST((fast == general));
+      }
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
