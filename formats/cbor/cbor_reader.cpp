@@ -255,6 +255,26 @@ class Decoder {
   template <class H>
   void item(H* h, std::uint32_t depth) {
     const Head hd = head();
+    try {
+      deliver(hd, h, depth);
+    } catch (Error& e) {
+      located(e, hd.offset);
+      throw;
+    }
+  }
+
+ private:
+  // A handler's Error (a writer or transform refusing a value) has no
+  // offset: it gets the offset of the item it was given, the innermost
+  // item on the way out. The decoder's own errors have theirs.
+  static void located(Error& e, std::size_t offset) {
+    if (e.offset) return;
+    e.offset = offset;
+    e.binary = true;
+  }
+
+  template <class H>
+  void deliver(const Head& hd, H* h, std::uint32_t depth) {
     switch (hd.major) {
       case 0:
         if (h == nullptr) return;
@@ -293,7 +313,6 @@ class Decoder {
     }
   }
 
- private:
   [[noreturn]] void fail(Errc code, std::string msg, std::size_t offset) {
     Error e(code, std::move(msg), offset);
     e.binary = true;
@@ -502,7 +521,12 @@ class Decoder {
       const Head hd = head();
       const Text t = text(hd);
       if (c == nullptr) return nullptr;
-      return child(c, detail::emit_key(*c, t.s, t.plain, t.readable));
+      try {
+        return child(c, detail::emit_key(*c, t.s, t.plain, t.readable));
+      } catch (Error& e) {
+        located(e, off);
+        throw;
+      }
     }
     if (opts_.keys_error) {
       fail(Errc::type_mismatch,
@@ -527,7 +551,12 @@ class Decoder {
            off);
     }
     if (c == nullptr) return nullptr;
-    return child(c, c->key(rendered));
+    try {
+      return child(c, c->key(rendered));
+    } catch (Error& e) {
+      located(e, off);
+      throw;
+    }
   }
 
   template <class H>

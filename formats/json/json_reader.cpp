@@ -1,6 +1,7 @@
 #include "formats/json/json_reader.h"
 
 #include <cstring>
+#include <exception>
 
 #include "core/error.h"
 #include "formats/json/json_parser.h"
@@ -59,6 +60,49 @@ std::size_t skim_end(std::string_view text, std::size_t start) {
   return n;
 }
 
+// Which token the handler refused in the simdjson walk, from `at`, where
+// the walk stood (doc.size() at the end). simdjson has moved past a string,
+// literal, decimal or closing bracket to the ',', ']' or '}' after it, past
+// a key to its value and past an opening bracket; an integer is handed over
+// before it moves on, so a key followed by an integer counts as the
+// integer's.
+std::size_t refused_token(std::string_view doc, std::size_t at) {
+  const auto trim = [doc](std::size_t end) {
+    while (end > 0 && is_ws(doc[end - 1])) --end;
+    return end;
+  };
+  if (at >= doc.size() || doc[at] == ',' || doc[at] == ']' || doc[at] == '}') {
+    return token_start(doc, trim(at));
+  }
+  const char c = doc[at];
+  if (c == '-' || (c >= '0' && c <= '9')) return at;
+  const std::size_t before = trim(at);
+  if (before == 0) return at;
+  switch (doc[before - 1]) {
+    case ':':
+      return token_start(doc, trim(before - 1));
+    case '[':
+    case '{':
+    case ']':
+    case '}':
+      return before - 1;
+    default:
+      return at;
+  }
+}
+
+// Rethrows the Error the handler threw in the simdjson walk, with the
+// offset of the token it refused when it has none.
+[[noreturn]] void rethrow_refused(const SimdResult& r, std::string_view doc,
+                                  std::uint64_t origin) {
+  try {
+    std::rethrow_exception(r.refused);
+  } catch (Error& e) {
+    if (!e.offset) e.offset = origin + refused_token(doc, r.refused_at);
+    throw;
+  }
+}
+
 }  // namespace
 
 struct JsonReader::Impl {
@@ -106,6 +150,9 @@ std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
   }
   const SimdResult r = impl_->engine->parse(
       text.data() + start, end_hint - start, capacity - start, out);
+  if (r.refused) {
+    rethrow_refused(r, text.substr(start, end_hint - start), base + start);
+  }
   if (r.stopped) return skim_end(text, start);
   if (r.ok) {
     const std::size_t next = start + r.consumed;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 
 #include "core/events.h"
@@ -18,6 +19,10 @@ struct SimdResult {
   bool emitted = false;      // some event was sent before the error
   bool stopped = false;      // the handler returned Flow::stop
   std::size_t consumed = 0;  // to the next token, or all of it at the end
+  // A jbx::Error thrown by the handler, and where the walk stood then: the
+  // offset of simdjson's current token, or the length at the end.
+  std::exception_ptr refused;
+  std::size_t refused_at = 0;
 };
 
 class SimdEngine {
@@ -25,8 +30,9 @@ class SimdEngine {
   virtual ~SimdEngine() = default;
   /// Parses the object or array document at p[0, len), p readable up to
   /// p + capacity (capacity >= len + 64), sending events to `out` (no
-  /// end_document). Never throws for malformed input; rethrows what `out`
-  /// throws.
+  /// end_document). Never throws for malformed input. A jbx::Error thrown
+  /// by `out` is returned in `refused` (the reader adds its offset); other
+  /// exceptions from `out` pass through.
   virtual SimdResult parse(const char* p, std::size_t len, std::size_t capacity,
                            Handler& out) = 0;
 };

@@ -7,10 +7,12 @@
 
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <string_view>
 #include <type_traits>
 
+#include "core/error.h"
 #include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_fused.h"
 #include "formats/json/json_simd.h"
@@ -261,16 +263,27 @@ SimdResult run_simd(od::parser& parser, const char* p, std::size_t len,
   // input ends; value-level ones would walk off the end of a truncated
   // document.
   Walker<H> w(h, max_depth);
-  if (p[0] == '[') {
-    od::array a;
-    err = doc.get_array().get(a);
-    if (err) return fail(err);
-    err = w.array(a, 0);
-  } else {
-    od::object o;
-    err = doc.get_object().get(o);
-    if (err) return fail(err);
-    err = w.object(o, 0);
+  try {
+    if (p[0] == '[') {
+      od::array a;
+      err = doc.get_array().get(a);
+      if (err) return fail(err);
+      err = w.array(a, 0);
+    } else {
+      od::object o;
+      err = doc.get_object().get(o);
+      if (err) return fail(err);
+      err = w.object(o, 0);
+    }
+  } catch (const Error&) {
+    // The handler refused a value: the reader works out which one from
+    // where the walk stood.
+    r.refused = std::current_exception();
+    const char* loc = nullptr;
+    r.refused_at = doc.current_location().get(loc) == simdjson::SUCCESS
+                       ? static_cast<std::size_t>(loc - p)
+                       : len;
+    return r;
   }
   r.emitted = w.emitted;
   r.stopped = w.stopped;

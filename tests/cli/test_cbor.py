@@ -123,7 +123,7 @@ case("non_text_keys_refused", ["convert", "-f", "cbor", "-c",
             "unsigned integer\n")
 case("nan_needs_a_policy", ["convert", "-f", "cbor", "-c"],
      stdin=h("f97e00"), code=2, stdout="",
-     stderr="jbx: error: <stdin>: NaN cannot be written as JSON (use --nan)\n")
+     stderr="jbx: error: <stdin>@0: NaN cannot be written as JSON (use --nan)\n")
 case("nan_as_string", ["convert", "-f", "cbor", "-c", "--nan=string"],
      stdin=h("83 f97e00 f97c00 fbfff0000000000000"),
      stdout='["NaN","Infinity","-Infinity"]\n')
@@ -179,8 +179,10 @@ case("bignum_longer_than_4096_bytes", ["convert", "-c", "b.cbor"],
             "4096 bytes\n")
 case("integer_longer_than_9864_digits", ["convert", "-t", "cbor"],
      stdin="1" * 9865, code=2, stdout="",
-     stderr="jbx: error: <stdin>: number of 9865 digits is too long for a "
-            "CBOR bignum (at most 9864)\n")
+     stderr="jbx: error: <stdin>:1:1: number of 9865 digits is too long for "
+            "a CBOR bignum (at most 9864)\n"
+            "  " + "1" * 120 + "\n"
+            "  ^\n")
 case("deep_nesting_of_tags", ["convert", "-c", "-f", "cbor"],
      stdin=b"\xc6" * 100000 + b"\x00", code=2, stdout="",
      stderr="jbx: error: <stdin>@1024: nesting deeper than 1024 levels\n")

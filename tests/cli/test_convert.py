@@ -132,21 +132,24 @@ def _file_is(d, name, want):
 LOSSY = '{"a":[1,{"b~/c":18446744073709551617}],"d":1E400}'
 case("lossy_error_is_the_default", ["convert", "-t", "msgpack", "l.json"],
      files={"l.json": LOSSY}, code=2, stdout="",
-     stderr="jbx: error: l.json: at /a/1/b~0~1c: number 18446744073709551617 "
-            "has no exact MessagePack form (use --lossy=string or "
-            "--lossy=nearest)\n")
+     stderr="jbx: error: l.json:1:17: at /a/1/b~0~1c: number "
+            "18446744073709551617 has no exact MessagePack form (use "
+            "--lossy=string or --lossy=nearest)\n"
+            "  " + LOSSY + "\n"
+            "                  ^\n")
 case("lossy_error_explicit", ["convert", "-t", "msgpack", "--lossy=error"],
      stdin='[0.5, -9223372036854775809]', code=2, stdout="",
-     stderr="jbx: error: <stdin>: at /1: number -9223372036854775809 has no "
-            "exact MessagePack form (use --lossy=string or --lossy=nearest)\n")
-# The CBOR reader does not add the value's offset to a consumer's error yet
-# (the MessagePack reader does); the path is there.
+     stderr="jbx: error: <stdin>:1:7: at /1: number -9223372036854775809 has "
+            "no exact MessagePack form (use --lossy=string or "
+            "--lossy=nearest)\n"
+            "  [0.5, -9223372036854775809]\n"
+            "        ^\n")
 case("lossy_error_from_binary_input",
      ["convert", "-t", "msgpack", "big.cbor"],
      # CBOR [1, 2^64+1] (tag 2 bignum 01 00..00 01)
      files={"big.cbor": hexbytes("82 01 c2 49 01 00 00 00 00 00 00 00 01")},
      code=2, stdout="",
-     stderr="jbx: error: big.cbor: at /1: number 18446744073709551617 has "
+     stderr="jbx: error: big.cbor@2: at /1: number 18446744073709551617 has "
             "no exact MessagePack form (use --lossy=string or "
             "--lossy=nearest)\n")
 case("lossy_string", ["convert", "-t", "msgpack", "--lossy=string"],
@@ -163,8 +166,10 @@ case("decimals_default_to_nearest_double", ["convert", "-t", "msgpack"],
 case("decimals_exact_msgpack_refuses_inexact",
      ["convert", "-t", "msgpack", "--decimals=exact"], stdin="[1.000,0.1]",
      code=2, stdout="",
-     stderr="jbx: error: <stdin>: at /1: number 0.1 has no exact MessagePack "
-            "form (use --lossy=string or --lossy=nearest)\n")
+     stderr="jbx: error: <stdin>:1:8: at /1: number 0.1 has no exact "
+            "MessagePack form (use --lossy=string or --lossy=nearest)\n"
+            "  [1.000,0.1]\n"
+            "         ^\n")
 
 # ---- --decimals=exact through JSONB and CBOR --------------------------------
 EXACT = "[1.000,0.1,123456789012345678901234567890.5,-2.50E-3]"
@@ -223,6 +228,74 @@ def _back_args(d, data, args, want):
     assert (code, err) == (0, b""), (code, err)
     assert out == want.encode(), "got %r, expected %r" % (out, want)
 
+
+# ---- a refusal names the refused value's place in the input ------------------
+# Writers and transforms refuse values; the reader adds where the value is:
+# FILE:LINE:COL and the line for JSON, FILE@OFFSET for binary input.
+PRICE = '{"id": 7,\n "price": 0.1}\n'
+USERS = '{"user_id": "a",\n "userId": "b"}\n'
+case("refusal_in_json_has_line_and_column",
+     ["convert", "-t", "msgpack", "--decimals=exact", "p.json"],
+     files={"p.json": PRICE}, code=2, stdout="",
+     stderr="jbx: error: p.json:2:11: at /price: number 0.1 has no exact "
+            "MessagePack form (use --lossy=string or --lossy=nearest)\n"
+            '   "price": 0.1}\n'
+            "            ^\n")
+case("refusal_of_a_key_in_json_points_at_the_key",
+     ["convert", "-t", "cbor", "--key-case", "camel", "u.json"],
+     files={"u.json": USERS}, code=2, stdout="",
+     stderr='jbx: error: u.json:2:2: --key-case=camel: keys "user_id" and '
+            '"userId" both become "userId"\n'
+            '   "userId": "b"}\n'
+            "   ^\n")
+case("refusal_in_json_lines_names_its_line",
+     ["convert", "-t", "cbor", "--date-fields", "$.t", "t.jsonl"],
+     files={"t.jsonl": '{"t": "2024-01-02"}\n{"t": "2024-02-30"}\n'},
+     code=2, stdout=None,
+     stderr="jbx: error: t.jsonl:2:7: date at $['t']: day 30 out of range "
+            "for 2024-02 at character 9 of \"2024-02-30\"\n"
+            '  {"t": "2024-02-30"}\n'
+            "        ^\n")
+case("refusal_of_a_top_level_json_scalar",
+     ["convert", "-t", "cbor"], stdin=" 1E400\n", code=2, stdout="",
+     stderr="jbx: error: <stdin>:1:2: number 1E400 is too large for a "
+            "float64\n"
+            "   1E400\n"
+            "   ^\n")
+# {"id":7,"price":0.1} with 0.1 as CBOR tag 4 and JSONB BigDecimal, both
+# at byte 11.
+case("refusal_in_cbor_has_its_offset",
+     ["convert", "-t", "msgpack", "--decimals=exact", "p.cbor"],
+     files={"p.cbor": hexbytes("a2 62 69 64 07 65 70 72 69 63 65 c4 82 20 01")},
+     code=2, stdout="",
+     stderr="jbx: error: p.cbor@11: at /price: number 0.1 has no exact "
+            "MessagePack form (use --lossy=string or --lossy=nearest)\n")
+case("refusal_in_jsonb_has_its_offset",
+     ["convert", "-t", "msgpack", "--decimals=exact", "p.jsonb"],
+     files={"p.jsonb": hexbytes("a6 4b 69 64 07 4e 70 72 69 63 65 b9 01 01 a5")},
+     code=2, stdout="",
+     stderr="jbx: error: p.jsonb@11: at /price: number 0.1 has no exact "
+            "MessagePack form (use --lossy=string or --lossy=nearest)\n")
+# {"user_id":"a","userId":"b"}: the key userId at byte 11.
+case("refusal_of_a_key_in_cbor_has_its_offset",
+     ["convert", "-c", "--key-case", "camel", "u.cbor"],
+     files={"u.cbor": hexbytes("a2 67 75 73 65 72 5f 69 64 61 61"
+                               " 66 75 73 65 72 49 64 61 62")},
+     code=2, stdout="",
+     stderr='jbx: error: u.cbor@11: --key-case=camel: keys "user_id" and '
+            '"userId" both become "userId"\n')
+case("refusal_of_a_key_in_jsonb_has_its_offset",
+     ["convert", "-c", "--key-case", "camel", "u.jsonb"],
+     files={"u.jsonb": hexbytes("a6 50 75 73 65 72 5f 69 64 4a 61"
+                                " 4f 75 73 65 72 49 64 4a 62 a5")},
+     code=2, stdout="",
+     stderr='jbx: error: u.jsonb@11: at /userId: --key-case=camel: keys '
+            '"user_id" and "userId" both become "userId"\n')
+case("nan_refused_in_jsonb_has_its_offset", ["convert", "-c", "n.jsonb"],
+     files={"n.jsonb": hexbytes("95 b5 7f f8 00 00 00 00 00 00")},
+     code=2, stdout="",
+     stderr="jbx: error: n.jsonb@1: at /0: NaN cannot be written as JSON "
+            "(use --nan)\n")
 
 # ---- --keys ---------------------------------------------------------------------
 KEYS = hexbytes("83 01 a1 78 c3 a1 79 92 01 02 a1 7a")  # {1:"x",true:"y",[1,2]:"z"}
@@ -363,9 +436,11 @@ case("in_place_failure_leaves_the_file",
      check=lambda d, out, err: _file_is(d, "t.msgpack", b"\x92\x01"))
 case("output_is_atomic", ["convert", "l.json", "-o", "out.msgpack"],
      files={"l.json": LOSSY, "out.msgpack": b"old"}, code=2, stdout="",
-     stderr="jbx: error: l.json: at /a/1/b~0~1c: number 18446744073709551617 "
-            "has no exact MessagePack form (use --lossy=string or "
-            "--lossy=nearest)\n",
+     stderr="jbx: error: l.json:1:17: at /a/1/b~0~1c: number "
+            "18446744073709551617 has no exact MessagePack form (use "
+            "--lossy=string or --lossy=nearest)\n"
+            "  " + LOSSY + "\n"
+            "                  ^\n",
      check=lambda d, out, err: (_file_is(d, "out.msgpack", b"old"),
                                 _no_temp_files(d)))
 
