@@ -259,7 +259,7 @@ case("refusal_in_json_lines_names_its_line",
 case("refusal_of_a_top_level_json_scalar",
      ["convert", "-t", "cbor"], stdin=" 1E400\n", code=2, stdout="",
      stderr="jbx: error: <stdin>:1:2: number 1E400 is too large for a "
-            "float64\n"
+            "float64 (use --decimals=exact)\n"
             "   1E400\n"
             "   ^\n")
 # {"id":7,"price":0.1} with 0.1 as CBOR tag 4 and JSONB BigDecimal, both
@@ -296,6 +296,28 @@ case("nan_refused_in_jsonb_has_its_offset", ["convert", "-c", "n.jsonb"],
      code=2, stdout="",
      stderr="jbx: error: n.jsonb@1: at /0: NaN cannot be written as JSON "
             "(use --nan)\n")
+
+# ---- a decimal beyond float64 ----------------------------------------------------
+# Without --decimals=exact a decimal becomes a float64; one too large for it
+# is refused with its path and the remedy. JSONB keeps it as a BigDecimal.
+HUGE = '{"m": {"v": [0, 1E400]}}'
+for fmt, remedy in (("cbor", "--decimals=exact"),
+                    ("msgpack", "--lossy=string or --lossy=nearest")):
+    case("float64_overflow_to_%s_names_path_and_remedy" % fmt,
+         ["convert", "-t", fmt, "h.json"], files={"h.json": HUGE},
+         code=2, stdout="",
+         stderr="jbx: error: h.json:1:17: at /m/v/1: number 1E400 is too "
+                "large for a float64 (use %s)\n" % remedy +
+                "  " + HUGE + "\n"
+                "                  ^\n")
+case("float64_overflow_to_cbor_exact", ["convert", "-t", "cbor",
+                                        "--decimals=exact", "h.json"],
+     files={"h.json": HUGE}, stdout=None,
+     check=lambda d, out, err: _back(d, out, '{"m":{"v":[0,1e400]}}\n'))
+case("float64_overflow_to_jsonb_stays_exact",
+     ["convert", "-t", "jsonb", "h.json"], files={"h.json": HUGE},
+     stdout=None,
+     check=lambda d, out, err: _back(d, out, '{"m":{"v":[0,1E+400]}}\n'))
 
 # ---- --keys ---------------------------------------------------------------------
 KEYS = hexbytes("83 01 a1 78 c3 a1 79 92 01 02 a1 7a")  # {1:"x",true:"y",[1,2]:"z"}
