@@ -262,35 +262,29 @@ case("refusal_of_a_top_level_json_scalar",
             "float64 (use --decimals=exact)\n"
             "   1E400\n"
             "   ^\n")
-# {"id":7,"price":0.1} with 0.1 as CBOR tag 4 and JSONB BigDecimal, both
-# at byte 11.
-case("refusal_in_cbor_has_its_offset",
-     ["convert", "-t", "msgpack", "--decimals=exact", "p.cbor"],
-     files={"p.cbor": hexbytes("a2 62 69 64 07 65 70 72 69 63 65 c4 82 20 01")},
-     code=2, stdout="",
-     stderr="jbx: error: p.cbor@11: at /price: number 0.1 has no exact "
-            "MessagePack form (use --lossy=string or --lossy=nearest)\n")
-case("refusal_in_jsonb_has_its_offset",
-     ["convert", "-t", "msgpack", "--decimals=exact", "p.jsonb"],
-     files={"p.jsonb": hexbytes("a6 4b 69 64 07 4e 70 72 69 63 65 b9 01 01 a5")},
-     code=2, stdout="",
-     stderr="jbx: error: p.jsonb@11: at /price: number 0.1 has no exact "
-            "MessagePack form (use --lossy=string or --lossy=nearest)\n")
-# {"user_id":"a","userId":"b"}: the key userId at byte 11.
-case("refusal_of_a_key_in_cbor_has_its_offset",
-     ["convert", "-c", "--key-case", "camel", "u.cbor"],
-     files={"u.cbor": hexbytes("a2 67 75 73 65 72 5f 69 64 61 61"
-                               " 66 75 73 65 72 49 64 61 62")},
-     code=2, stdout="",
-     stderr='jbx: error: u.cbor@11: --key-case=camel: keys "user_id" and '
-            '"userId" both become "userId"\n')
-case("refusal_of_a_key_in_jsonb_has_its_offset",
-     ["convert", "-c", "--key-case", "camel", "u.jsonb"],
-     files={"u.jsonb": hexbytes("a6 50 75 73 65 72 5f 69 64 4a 61"
-                                " 4f 75 73 65 72 49 64 4a 62 a5")},
-     code=2, stdout="",
-     stderr='jbx: error: u.jsonb@11: at /userId: --key-case=camel: keys '
-            '"user_id" and "userId" both become "userId"\n')
+# {"id":7,"price":0.1} with 0.1 as CBOR tag 4 and JSONB BigDecimal, and
+# {"user_id":"a","userId":"b"}: the refused value and key both at byte 11.
+# The JSONB reader adds the path of what it read, the CBOR reader does not.
+BINARY_REFUSALS = {
+    "cbor": (hexbytes("a2 62 69 64 07 65 70 72 69 63 65 c4 82 20 01"),
+             hexbytes("a2 67 75 73 65 72 5f 69 64 61 61"
+                      " 66 75 73 65 72 49 64 61 62"), ""),
+    "jsonb": (hexbytes("a6 4b 69 64 07 4e 70 72 69 63 65 b9 01 01 a5"),
+              hexbytes("a6 50 75 73 65 72 5f 69 64 4a 61"
+                       " 4f 75 73 65 72 49 64 4a 62 a5"), "at /userId: "),
+}
+for fmt, (price, users, key_at) in BINARY_REFUSALS.items():
+    case("refusal_in_%s_has_its_offset" % fmt,
+         ["convert", "-t", "msgpack", "--decimals=exact", "p." + fmt],
+         files={"p." + fmt: price}, code=2, stdout="",
+         stderr="jbx: error: p.%s@11: at /price: number 0.1 has no exact "
+                "MessagePack form (use --lossy=string or --lossy=nearest)\n"
+                % fmt)
+    case("refusal_of_a_key_in_%s_has_its_offset" % fmt,
+         ["convert", "-c", "--key-case", "camel", "u." + fmt],
+         files={"u." + fmt: users}, code=2, stdout="",
+         stderr='jbx: error: u.%s@11: %s--key-case=camel: keys "user_id" '
+                'and "userId" both become "userId"\n' % (fmt, key_at))
 case("nan_refused_in_jsonb_has_its_offset", ["convert", "-c", "n.jsonb"],
      files={"n.jsonb": hexbytes("95 b5 7f f8 00 00 00 00 00 00")},
      code=2, stdout="",
