@@ -147,7 +147,9 @@ constexpr FlagSpec kFlags[] = {
      kConvert | kQuery},
     {"decimals", 0, "MODE", "conversion", "Decimals to binary: double, exact",
      "How JSON decimals are written to binary formats: as doubles (the "
-     "default), or exact as JSONB BigDecimal and CBOR tag 4.",
+     "default), or exact as JSONB BigDecimal and CBOR tag 4. A decimal "
+     "beyond the range of a double (1E400) stays exact in JSONB; CBOR "
+     "refuses it unless exact, and MessagePack follows \\flag{lossy}.",
      kDecimalsChoices, Completion::choice, kConvert | kQuery},
     {"lossy", 0, "POLICY", "conversion",
      "Inexact numbers: error, string, nearest",

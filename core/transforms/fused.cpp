@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "core/error.h"
 #include "core/transforms/fused_impl.h"
 
@@ -19,14 +17,6 @@ constexpr std::size_t kMaxKnown = 1 << 16;
 // Members searched one by one, beyond which an object's new names are
 // indexed in a hash map (built when first needed).
 constexpr std::size_t kScanLimit = 64;
-
-std::uint64_t fnv1a(std::string_view s) {
-  std::uint64_t hash = 14695981039346656037u;
-  for (const char c : s) {
-    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211u;
-  }
-  return hash;
-}
 
 }  // namespace
 
@@ -101,15 +91,8 @@ void KeyRenamer::rename_remembered(std::string_view name, Renamed& out) {
 }
 
 const KeyRenamer::Entry* KeyRenamer::find_or_add(std::string_view name) {
-  const std::uint64_t hash = fnv1a(name);
-  if (!slots_.empty()) {
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-      const Slot& s = slots_[i];
-      if (s.entry == nullptr) break;
-      if (s.hash == hash && s.entry->first == name) return s.entry;
-    }
-  }
+  const std::uint64_t hash = name_hash(name);
+  if (const Entry* e = names_.find(name, hash)) return e;
   buf_.clear();
   rename_key(name, style_, buf_);
   const auto [t, fresh] = targets_.try_emplace(buf_);
@@ -120,23 +103,8 @@ const KeyRenamer::Entry* KeyRenamer::find_or_add(std::string_view name) {
   }
   const Entry* e =
       &*known_.emplace(std::string(name), Known{&t->first, &t->second}).first;
-  index(e, hash);
+  names_.insert(e, hash);
   return e;
-}
-
-void KeyRenamer::index(const Entry* entry, std::uint64_t hash) {
-  if (known_.size() * 2 > slots_.size()) {
-    // Grow to keep the load at most one half; re-insert everything.
-    std::vector<Slot> old(std::max<std::size_t>(64, slots_.size() * 2));
-    old.swap(slots_);
-    for (const Slot& s : old) {
-      if (s.entry != nullptr) index(s.entry, s.hash);
-    }
-  }
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t i = hash & mask;
-  while (slots_[i].entry != nullptr) i = (i + 1) & mask;
-  slots_[i] = Slot{hash, entry};
 }
 
 void KeyRenamer::find_collision(Level& l, const Renamed& r) const {
@@ -181,7 +149,7 @@ void KeyRenamer::end_document() {
     }
     known_.clear();
     targets_.clear();
-    slots_.clear();
+    names_.clear();
   }
 }
 

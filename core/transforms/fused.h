@@ -23,6 +23,7 @@
 #include "core/events.h"
 #include "core/transforms/dates.h"
 #include "core/transforms/key_case.h"
+#include "core/transforms/name_table.h"
 #include "core/transforms/nulls.h"
 #include "core/transforms/path_tracker.h"
 
@@ -112,10 +113,6 @@ class KeyRenamer {
     int shape = -1;
     unsigned next_shape = 0;  // the one to replace next
   };
-  struct Slot {
-    std::uint64_t hash = 0;
-    const Entry* entry = nullptr;
-  };
 
   // The slow paths of rename() and add_member(), which are inline
   // (fused_impl.h) because they run for every member.
@@ -130,7 +127,6 @@ class KeyRenamer {
   static void set(Filter& f, unsigned bit) {
     f[bit >> 6] |= std::uint64_t{1} << (bit & 63);
   }
-  void index(const Entry* entry, std::uint64_t hash);
 
   /// keeps_name(), faster.
   bool kept(std::string_view name) const;
@@ -147,9 +143,7 @@ class KeyRenamer {
   // Node-based maps keep the pointers held elsewhere valid.
   std::unordered_map<std::string, Target, Hash, std::equal_to<>> targets_;
   KnownMap known_;
-  // An open-addressing index over known_ (FNV-1a, linear probing): cheaper
-  // than the map's own lookup for short names.
-  std::vector<Slot> slots_;
+  NameTable<Entry> names_;     // an index over known_
   std::vector<Level> levels_;  // one per open object, reused
   std::size_t depth_ = 0;
 };

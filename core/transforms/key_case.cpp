@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "core/error.h"
 
 namespace jbx::transforms {
@@ -136,32 +134,6 @@ constexpr std::size_t kMaxKnown = 1 << 16;
 
 }  // namespace
 
-const RenameKeys::KnownMap::value_type* RenameKeys::lookup(
-    std::string_view name, std::uint64_t hash) const {
-  if (slots_.empty()) return nullptr;
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-    const Slot& s = slots_[i];
-    if (s.entry == nullptr) return nullptr;
-    if (s.hash == hash && s.entry->first == name) return s.entry;
-  }
-}
-
-void RenameKeys::index(const KnownMap::value_type* entry, std::uint64_t hash) {
-  if ((known_.size() + 1) * 2 > slots_.size()) {
-    // Grow to keep the load at most one half; re-insert everything.
-    std::vector<Slot> old(std::max<std::size_t>(64, slots_.size() * 2));
-    old.swap(slots_);
-    for (const Slot& s : old) {
-      if (s.entry != nullptr) index(s.entry, s.hash);
-    }
-  }
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t i = hash & mask;
-  while (slots_[i].entry != nullptr) i = (i + 1) & mask;
-  slots_[i] = Slot{hash, entry};
-}
-
 Flow RenameKeys::begin_object() {
   const Flow f = next_.begin_object();
   if (f != Flow::visit) return f;
@@ -180,11 +152,8 @@ Flow RenameKeys::key(std::string_view name) {
   if (members.size() < prev.size() && prev[members.size()]->first == name) {
     entry = prev[members.size()];
   } else {
-    std::uint64_t hash = 14695981039346656037u;  // FNV-1a
-    for (const char c : name) {
-      hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211u;
-    }
-    entry = lookup(name, hash);
+    const std::uint64_t hash = detail::name_hash(name);
+    entry = names_.find(name, hash);
     if (entry == nullptr) {
       buf_.clear();
       rename_key(name, style_, buf_);
@@ -197,7 +166,7 @@ Flow RenameKeys::key(std::string_view name) {
         t->second.ambiguous = true;  // name is new: it differs from first
       }
       entry = &*it;
-      index(entry, hash);
+      names_.insert(entry, hash);
     }
   }
   const Known& k = entry->second;
@@ -227,7 +196,7 @@ void RenameKeys::end_document() {
     for (auto& p : previous_) p.clear();
     known_.clear();
     targets_.clear();
-    slots_.clear();
+    names_.clear();
   }
   next_.end_document();
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/events.h"
+#include "core/transforms/name_table.h"
 
 namespace jbx::transforms {
 
@@ -83,16 +84,7 @@ class RenameKeys final : public ForwardingHandler {
   // their keys in the same order, so most names are found here without
   // hashing.
   std::vector<std::vector<const KnownMap::value_type*>> previous_;
-  // An open-addressing index over known_ (FNV-1a hashes, linear probing):
-  // cheaper than the map's own lookup for the short names of records.
-  struct Slot {
-    std::uint64_t hash = 0;
-    const KnownMap::value_type* entry = nullptr;
-  };
-  std::vector<Slot> slots_;
-  const KnownMap::value_type* lookup(std::string_view name,
-                                     std::uint64_t hash) const;
-  void index(const KnownMap::value_type* entry, std::uint64_t hash);
+  detail::NameTable<KnownMap::value_type> names_;  // an index over known_
   std::size_t depth_ = 0;
 };
 

@@ -255,6 +255,26 @@ class Decoder {
   template <class H>
   void item(H* h, std::uint32_t depth) {
     const Head hd = head();
+    try {
+      deliver(hd, h, depth);
+    } catch (Error& e) {
+      located(e, hd.offset);
+      throw;
+    }
+  }
+
+ private:
+  // A handler's Error (a writer or transform refusing a value) has no
+  // offset: it gets the offset of the item it was given, the innermost
+  // item on the way out. The decoder's own errors have theirs.
+  static void located(Error& e, std::size_t offset) {
+    if (e.offset) return;
+    e.offset = offset;
+    e.binary = true;
+  }
+
+  template <class H>
+  void deliver(const Head& hd, H* h, std::uint32_t depth) {
     switch (hd.major) {
       case 0:
         if (h == nullptr) return;
@@ -293,7 +313,6 @@ class Decoder {
     }
   }
 
- private:
   [[noreturn]] void fail(Errc code, std::string msg, std::size_t offset) {
     Error e(code, std::move(msg), offset);
     e.binary = true;
@@ -502,7 +521,12 @@ class Decoder {
       const Head hd = head();
       const Text t = text(hd);
       if (c == nullptr) return nullptr;
-      return child(c, detail::emit_key(*c, t.s, t.plain, t.readable));
+      try {
+        return child(c, detail::emit_key(*c, t.s, t.plain, t.readable));
+      } catch (Error& e) {
+        located(e, off);
+        throw;
+      }
     }
     if (opts_.keys_error) {
       fail(Errc::type_mismatch,
@@ -527,7 +551,12 @@ class Decoder {
            off);
     }
     if (c == nullptr) return nullptr;
-    return child(c, c->key(rendered));
+    try {
+      return child(c, c->key(rendered));
+    } catch (Error& e) {
+      located(e, off);
+      throw;
+    }
   }
 
   template <class H>
@@ -912,13 +941,27 @@ bool sniff(std::string_view head) {
   if (head.size() >= 3 && p[0] == 0xd9 && p[1] == 0xd9 && p[2] == 0xf7) {
     return true;
   }
-  // Without the marker, only a first byte that JSON text can never start
-  // with: an array (0x80-0x9f), map (0xa0-0xbf) or tag (0xc0-0xdb) head.
-  // Every ASCII byte, and the UTF-8 BOM (0xef), is outside that range.
+  const ReadOptions o;
+  if (!head.empty() && p[0] >= 0x60 && p[0] <= 0x7f && p[0] != 't' &&
+      p[0] != 'f' && p[0] != 'n' && p[0] != '{') {
+    // A text string head (0x60-0x7f) is an ASCII character, so text can
+    // look like one. Taken for CBOR: one string that ends exactly where
+    // the head does (for a short input, where the input does), and never
+    // from a byte that starts JSON text.
+    try {
+      Decoder d(p, head.size(), 0, o, true);
+      d.item<Handler>(nullptr, 0);
+      return d.at_end();
+    } catch (const Error&) {
+      return false;
+    }
+  }
+  // Otherwise only a first byte that JSON text can never start with: an
+  // array (0x80-0x9f), map (0xa0-0xbf) or tag (0xc0-0xdb) head. Every
+  // ASCII byte, and the UTF-8 BOM (0xef), is outside that range.
   if (head.empty() || p[0] < 0x80 || p[0] > 0xdb) return false;
   // Then the whole peeked head must decode as CBOR items, with the tags'
   // content rules and UTF-8 checked, up to where the head is cut off.
-  const ReadOptions o;
   try {
     Decoder d(p, head.size(), 0, o, true);
     while (!d.at_end()) d.item<Handler>(nullptr, 0);

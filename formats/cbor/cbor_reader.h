@@ -47,7 +47,9 @@ namespace cbor {
 
 /// Content sniffing: true for the self-describe tag 55799 (d9 d9 f7), or
 /// when the first byte is an array, map or tag head and decoding `head`
-/// finds nothing wrong before `head` runs out. Never throws.
+/// finds nothing wrong before `head` runs out, or when `head` is exactly
+/// one text string of valid UTF-8 whose head byte is not one JSON text can
+/// start with (`t`, `f`, `n` and `{` can). Never throws.
 bool sniff(std::string_view head);
 
 }  // namespace cbor

@@ -422,4 +422,22 @@ BOOST_AUTO_TEST_CASE(sniffs_only_what_json_cannot_start_with) {
   BOOST_TEST(!sniff(unhex("91 c0 c3")));
 }
 
+BOOST_AUTO_TEST_CASE(sniffs_a_text_string_that_is_all_of_the_head) {
+  using jbx::cbor::sniff;
+  BOOST_TEST(sniff(unhex("63 616263")));                 // "abc"
+  BOOST_TEST(sniff(unhex("60")));                        // ""
+  BOOST_TEST(sniff(unhex("78 05 68656c6c6f")));          // one-byte length
+  BOOST_TEST(sniff(unhex("7f 62 6162 61 63 ff")));       // indefinite: "abc"
+  BOOST_TEST(sniff("\x78\x3e" + std::string(62, 'x')));  // the whole head
+  BOOST_TEST(!sniff(unhex("63 616263 0a")));             // something after it
+  BOOST_TEST(!sniff(unhex("63 6162")));                  // cut short
+  BOOST_TEST(!sniff(unhex("62 c328")));                  // invalid UTF-8
+  BOOST_TEST(!sniff("hello\n"));
+  // Heads that start JSON text stay JSON, even when the length fits.
+  BOOST_TEST(!sniff("t" + std::string(20, ' ')));  // 0x74: 20 bytes
+  BOOST_TEST(!sniff("false !"));                   // 0x66: 6 bytes
+  BOOST_TEST(!sniff("n" + std::string(14, ' ')));  // 0x6e: 14 bytes
+  BOOST_TEST(!sniff("{\"a\":1}"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

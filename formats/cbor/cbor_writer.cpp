@@ -8,10 +8,29 @@
 #include "core/error.h"
 #include "formats/cbor/cbor_bignum.h"
 #include "formats/cbor/cbor_time.h"
+#include "formats/msgpack/msgpack_text.h"
 
 namespace jbx {
 
 namespace {
+
+// The encoded text string (head and bytes) whose head is at buf[at];
+// `head_len` is set to the head's length.
+std::string_view encoded_text(std::string_view buf, std::size_t at,
+                              std::size_t& head_len) {
+  const auto ai =
+      static_cast<unsigned>(static_cast<std::uint8_t>(buf[at]) & 31);
+  std::uint64_t len = ai;
+  head_len = 1;
+  if (ai >= 24) {
+    head_len += std::size_t{1} << (ai - 24);
+    len = 0;
+    for (std::size_t k = 1; k < head_len; ++k) {
+      len = (len << 8) | static_cast<std::uint8_t>(buf[at + k]);
+    }
+  }
+  return buf.substr(at, head_len + len);
+}
 
 // Encodes a head with the shortest argument (preferred serialisation);
 // returns its length, at most 9.
@@ -122,6 +141,29 @@ void CborWriter::value_start() {
   if (!stack_.empty() && stack_.back().major == 4) ++stack_.back().count;
 }
 
+std::string CborWriter::pointer() const {
+  // A key, once written, stays where it is: a canonical head is inserted
+  // at its container's start, after the keys of the containers around it.
+  std::string p;
+  for (const Open& o : stack_) {
+    if (o.major == 5) {
+      std::size_t head_len = 0;
+      const std::string_view k = encoded_text(buf_.view(), o.key, head_len);
+      msgpack::detail::append_pointer_token(p, k.substr(head_len));
+    } else if (o.count > 0) {
+      p += '/';
+      p += std::to_string(o.count - 1);
+    }
+  }
+  return p;
+}
+
+void CborWriter::refuse(Errc code, std::string message) const {
+  Error e(code, std::move(message));
+  e.pointer = pointer();
+  throw e;
+}
+
 void CborWriter::begin(std::uint8_t major) {
   value_start();
   stack_.push_back({buf_.size(), 0, major, entry_starts_.size()});
@@ -162,19 +204,8 @@ void CborWriter::sort_entries(const Open& o) {
     entries[i].end = i + 1 < n ? entry_starts_[o.entries + i + 1] : buf_.size();
   }
   for (Entry& e : entries) {
-    // The key's encoding: head plus the string's bytes.
-    const auto ib = static_cast<std::uint8_t>(buf_[e.begin]);
-    const unsigned ai = ib & 31;
-    std::uint64_t len = ai;
-    std::size_t hl = 1;
-    if (ai >= 24) {
-      hl += std::size_t{1} << (ai - 24);
-      len = 0;
-      for (std::size_t k = 1; k < hl; ++k) {
-        len = (len << 8) | static_cast<std::uint8_t>(buf_[e.begin + k]);
-      }
-    }
-    e.key = buf_.view().substr(e.begin, hl + len);
+    std::size_t head_len = 0;
+    e.key = encoded_text(buf_.view(), e.begin, head_len);
   }
   std::stable_sort(
       entries.begin(), entries.end(),
@@ -196,6 +227,7 @@ Flow CborWriter::begin_object() {
 Flow CborWriter::key(std::string_view name) {
   Open& o = stack_.back();
   ++o.count;
+  o.key = buf_.size();
   if (opts_.canonical) entry_starts_.push_back(buf_.size());
   text(3, name);
   return Flow::visit;
@@ -278,10 +310,10 @@ void CborWriter::float_value(double v) {
 void CborWriter::integer_text(bool negative, std::string_view digits) {
   digits = strip_zeros(digits);
   if (digits.size() > cbor::detail::kMaxBignumDigits) {
-    throw Error(Errc::unsupported,
-                "number of " + std::to_string(digits.size()) +
-                    " digits is too long for a CBOR bignum (at most " +
-                    std::to_string(cbor::detail::kMaxBignumDigits) + ")");
+    refuse(Errc::unsupported,
+           "number of " + std::to_string(digits.size()) +
+               " digits is too long for a CBOR bignum (at most " +
+               std::to_string(cbor::detail::kMaxBignumDigits) + ")");
   }
   static constexpr std::string_view kMax = "18446744073709551615";
   if (!negative || digits == "0") {
@@ -324,8 +356,8 @@ void CborWriter::decimal_fraction(bool negative, std::string_view int_digits,
   }
   const std::string_view ed = strip_zeros(exp.empty() ? "0" : exp);
   if (ed.size() > 18) {
-    throw Error(Errc::unsupported,
-                "exponent of number is too large for a CBOR decimal fraction");
+    refuse(Errc::unsupported,
+           "exponent of number is too large for a CBOR decimal fraction");
   }
   for (const char c : ed) e = e * 10 + (c - '0');
   if (exp_negative) e = -e;
@@ -440,8 +472,11 @@ void CborWriter::number_text(std::string_view text) {
             : e10 + static_cast<long long>(int_digits.size()) - 1 -
                   static_cast<long long>(first);
     if (magnitude > 0) {
-      throw Error(Errc::lossy, "number " + std::string(text) +
-                                   " is too large for a float64");
+      std::string shown(text.substr(0, 40));
+      if (text.size() > 40) shown += "...";
+      refuse(Errc::lossy, "number " + shown +
+                              " is too large for a float64 (use "
+                              "--decimals=exact)");
     }
     d = negative ? -0.0 : 0.0;
   } else if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
@@ -518,7 +553,7 @@ void CborWriter::timestamp_value(const Timestamp& t) {
         text(3, *s);
         return;
       }
-      throw Error(Errc::lossy, "local date-time outside years 0-9999");
+      refuse(Errc::lossy, "local date-time outside years 0-9999");
   }
 }
 

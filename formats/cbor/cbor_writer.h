@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/byte_buffer.h"
+#include "core/error.h"
 #include "core/options.h"
 #include "formats/format.h"
 
@@ -69,6 +70,7 @@ class CborWriter final : public Writer {
     std::uint64_t count = 0;  // items, or pairs for a map
     std::uint8_t major;       // 4 array, 5 map
     std::size_t entries = 0;  // first index in entry_starts_ (canonical)
+    std::size_t key = 0;      // map: where the current key is in buf_
   };
   struct Patch {
     std::size_t pos;
@@ -77,6 +79,10 @@ class CborWriter final : public Writer {
   };
 
   void value_start();
+  /// The JSON Pointer of the value being written, from the open containers.
+  std::string pointer() const;
+  /// Throws Error(code, message) with the pointer of the value.
+  [[noreturn]] void refuse(Errc code, std::string message) const;
   void head(std::uint8_t major, std::uint64_t arg);
   void text(std::uint8_t major, std::string_view bytes);
   bool number_fast(std::string_view text);

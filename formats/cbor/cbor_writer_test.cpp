@@ -111,10 +111,43 @@ BOOST_AUTO_TEST_CASE(writes_decimals_as_float64_by_default) {
   BOOST_TEST(number("-0.0") == "fb8000000000000000");
   BOOST_TEST(number("1e-400") == "fb0000000000000000");
   BOOST_TEST(number_error("1e400") ==
-             "lossy: number 1e400 is too large for a float64");
+             "lossy: number 1e400 is too large for a float64 (use "
+             "--decimals=exact)");
   BOOST_TEST(number_error("-0.5e400") ==
-             "lossy: number -0.5e400 is too large for a float64");
+             "lossy: number -0.5e400 is too large for a float64 (use "
+             "--decimals=exact)");
   BOOST_TEST(number_error("0.0000e999") == "no error");
+}
+
+BOOST_AUTO_TEST_CASE(refusals_name_the_json_pointer_of_the_value) {
+  // The 24-byte key takes a two-byte head. In canonical mode the map
+  // before it is sorted and gets its head inserted first: the key's place
+  // must not move.
+  const std::string key = "a/~" + std::string(21, 'k');
+  for (const jbx::WriteOptions& o : {jbx::WriteOptions{}, canonical()}) {
+    std::string pointer;
+    try {
+      write(
+          [&](Handler& h) {
+            h.begin_object();
+            h.key("b");
+            h.begin_object();
+            h.key("y");
+            h.int_value(1);
+            h.key("x");
+            h.int_value(2);
+            h.end_object();
+            h.key(key);
+            h.begin_array();
+            h.int_value(0);
+            h.number_text("1e400");
+          },
+          o);
+    } catch (const jbx::Error& e) {
+      pointer = e.pointer;
+    }
+    BOOST_TEST(pointer == "/a~1~0" + std::string(21, 'k') + "/1");
+  }
 }
 
 BOOST_AUTO_TEST_CASE(writes_decimals_as_decimal_fractions_when_exact) {

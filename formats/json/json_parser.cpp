@@ -47,6 +47,37 @@ int parse_hex4(const char* p) {
   return v;
 }
 
+std::size_t token_start(std::string_view text, std::size_t end) {
+  if (end == 0 || end > text.size()) return end;
+  std::size_t i = end - 1;
+  switch (text[i]) {
+    case '"':
+      // Back to the opening quote: the first one not escaped, that is not
+      // after an odd run of backslashes.
+      while (i > 0) {
+        --i;
+        if (text[i] != '"') continue;
+        std::size_t k = i;
+        while (k > 0 && text[k - 1] == '\\') --k;
+        if ((i - k) % 2 == 0) return i;
+      }
+      return 0;
+    case '[':
+    case ']':
+    case '{':
+    case '}':
+      return i;
+    default:
+      // A number or literal runs back to whitespace or punctuation.
+      while (i > 0 && !is_ws(text[i - 1]) &&
+             std::string_view(",:[]{}").find(text[i - 1]) ==
+                 std::string_view::npos) {
+        --i;
+      }
+      return i;
+  }
+}
+
 JsonScalarParser::JsonScalarParser(std::string_view text, std::uint64_t base,
                                    std::uint32_t max_depth)
     : p_(text.data()), n_(text.size()), base_(base), max_depth_(max_depth) {}
@@ -293,6 +324,18 @@ std::string_view JsonScalarParser::parse_string() {
 }
 
 bool JsonScalarParser::parse_value(Handler& h) {
+  try {
+    return parse_events(h);
+  } catch (Error& e) {
+    // The parser's own errors have their offset. A handler refusing what it
+    // was given (a writer, a transform) is called right after the token was
+    // read, so the token ends at pos_.
+    if (!e.offset) e.offset = base_ + token_start({p_, n_}, pos_);
+    throw;
+  }
+}
+
+bool JsonScalarParser::parse_events(Handler& h) {
   stack_.clear();
   // Events are suppressed while stack_.size() >= skip_level (a skipped
   // container) and for the one value after a key that returned skip.

@@ -31,7 +31,9 @@ class JsonScalarParser {
   /// skipped part is still checked). On Flow::stop the rest of the value is
   /// still checked but not delivered, and the result is false. Throws
   /// Error(syntax, unexpected_end, invalid_utf8, depth_limit) with the
-  /// offset of the problem.
+  /// offset of the problem. An Error thrown by `h` without an offset is
+  /// rethrown with the offset of the token it was given (the key, value or
+  /// bracket).
   bool parse_value(Handler& h);
 
   /// After a document in a stream of documents: the next one must be
@@ -45,6 +47,7 @@ class JsonScalarParser {
   void set_position(std::size_t pos) { pos_ = pos; }
 
  private:
+  bool parse_events(Handler& h);
   [[noreturn]] void fail(Errc code, std::size_t at, std::string msg) const;
   [[noreturn]] void unexpected_char(std::size_t at, std::string_view what);
   void skip_ws();
@@ -63,5 +66,11 @@ class JsonScalarParser {
 
 /// The value of a 4-hex-digit group, or -1.
 int parse_hex4(const char* p);
+
+/// Where the token of well-formed JSON `text` that ends just before `end`
+/// begins: the opening quote of a string or key, the first byte of a number
+/// or literal, or the bracket itself. For locating a handler's error after
+/// the token was read.
+std::size_t token_start(std::string_view text, std::size_t end);
 
 }  // namespace jbx

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <exception>
 #include <typeinfo>
 
 #include "core/error.h"
@@ -64,6 +65,17 @@ std::size_t skim_end(std::string_view text, std::size_t start) {
     }
   }
   return n;
+}
+
+// Rethrows the Error the handler threw in the simdjson walk, with the
+// offset of the token it refused when it has none.
+[[noreturn]] void rethrow_refused(const SimdResult& r, std::uint64_t origin) {
+  try {
+    std::rethrow_exception(r.refused);
+  } catch (Error& e) {
+    if (!e.offset) e.offset = origin + r.refused_at;
+    throw;
+  }
 }
 
 }  // namespace
@@ -149,6 +161,7 @@ std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
     r = impl_->engine->parse(text.data() + start, end_hint - start,
                              capacity - start, out);
   }
+  if (r.refused) rethrow_refused(r, base + start);
   if (r.stopped) return start + r.consumed;
   if (r.ok) {
     const std::size_t next = start + r.consumed;

@@ -19,41 +19,32 @@ class Recorder : public jbx::Handler {
   std::string log;
   Flow begin_object() override { return add("{", Flow::visit); }
   Flow key(std::string_view k) override {
-    log += "k:";
-    log += k;
-    log += ' ';
-    return next_key_flow(k);
+    return add("k:" + std::string(k), next_key_flow(k));
   }
-  void end_object() override { log += "} "; }
+  void end_object() override { add("}"); }
   Flow begin_array() override { return add("[", array_flow); }
-  void end_array() override { log += "] "; }
-  void null_value() override { log += "null "; }
-  void bool_value(bool b) override { log += b ? "true " : "false "; }
-  void int_value(std::int64_t v) override { log += std::to_string(v) + ' '; }
-  void uint_value(std::uint64_t v) override { log += std::to_string(v) + ' '; }
-  void double_value(double v) override { log += std::to_string(v) + ' '; }
-  void number_text(std::string_view t) override {
-    log += "n:";
-    log += t;
-    log += ' ';
-  }
-  void string_value(std::string_view s) override {
-    log += "s:";
-    log += s;
-    log += ' ';
-  }
-  void bytes_value(std::span<const std::uint8_t>) override { log += "b "; }
-  void timestamp_value(const jbx::Timestamp&) override { log += "t "; }
-  void annotation(const jbx::Annotation&) override { log += "@ "; }
-  void end_document() override { log += "| "; }
+  void end_array() override { add("]"); }
+  void null_value() override { add("null"); }
+  void bool_value(bool b) override { add(b ? "true" : "false"); }
+  void int_value(std::int64_t v) override { add(std::to_string(v)); }
+  void uint_value(std::uint64_t v) override { add(std::to_string(v)); }
+  void double_value(double v) override { add(std::to_string(v)); }
+  void number_text(std::string_view t) override { add("n:" + std::string(t)); }
+  void string_value(std::string_view s) override { add("s:" + std::string(s)); }
+  void bytes_value(std::span<const std::uint8_t>) override { add("b"); }
+  void timestamp_value(const jbx::Timestamp&) override { add("t"); }
+  void annotation(const jbx::Annotation&) override { add("@"); }
+  void end_document() override { add("|"); }
 
   Flow array_flow = Flow::visit;  // what begin_array returns
   std::string skip_key;           // key() returns skip for this one
   std::string stop_key;           // key() returns stop for this one
+  std::string refuse;  // throws Error(lossy) without an offset at this event
 
  private:
-  Flow add(const char* s, Flow f) {
-    log += s;
+  Flow add(const std::string& event, Flow f = Flow::visit) {
+    if (event == refuse) throw jbx::Error(jbx::Errc::lossy, "refused");
+    log += event;
     log += ' ';
     return f;
   }
@@ -330,6 +321,42 @@ BOOST_AUTO_TEST_CASE(a_stop_deep_inside_ends_that_document_only) {
   BOOST_TEST(read_both("{\"a\":[[1],{\"x\":\"[\"}]}\n[2]",
                        jbx::JsonMode::stream, arrays)
                  .events == "{ k:a [ | [ | ");
+}
+
+BOOST_AUTO_TEST_CASE(handler_errors_get_the_offset_of_the_refused_token) {
+  const std::string doc =
+      R"({"a": ["s\"", 1, 2.5, true, null, {"x": "y"}], "c": {"d": []}})";
+  const std::pair<const char*, int> cases[] = {
+      {"{", 0},      {"k:a", 1},   {"[", 6},     {"s:s\"", 7}, {"n:1", 14},
+      {"n:2.5", 17}, {"true", 22}, {"null", 28}, {"k:x", 35},  {"s:y", 40},
+      {"}", 43},     {"]", 44},    {"k:d", 53},
+  };
+  for (const auto& [event, offset] : cases) {
+    Recorder rec;
+    rec.refuse = event;
+    const std::string want = "lossy@" + std::to_string(offset) + ": refused";
+    BOOST_TEST(read_both(doc, jbx::JsonMode::single, rec).error == want,
+               "refusing " << event);
+  }
+  // A later document of a stream, and a later line: offsets in the input.
+  Recorder rec;
+  rec.refuse = "n:2";
+  BOOST_TEST(read_both("[1] [2]", jbx::JsonMode::stream, rec).error ==
+             "lossy@5: refused");
+  BOOST_TEST(read_both("[1]\n{\"b\": 2}\n", jbx::JsonMode::lines, rec).error ==
+             "lossy@10: refused; ");
+  BOOST_TEST(read_both("7\n2\n", jbx::JsonMode::stream, rec).error ==
+             "lossy@2: refused");
+}
+
+BOOST_AUTO_TEST_CASE(token_start_finds_where_a_token_begins) {
+  const std::string_view t = R"([12, "a\\", "b\"c", true, {}])";
+  BOOST_TEST(jbx::token_start(t, 3) == 1u);    // 12
+  BOOST_TEST(jbx::token_start(t, 10) == 5u);   // "a\\"
+  BOOST_TEST(jbx::token_start(t, 18) == 12u);  // "b\"c"
+  BOOST_TEST(jbx::token_start(t, 24) == 20u);  // true
+  BOOST_TEST(jbx::token_start(t, 28) == 27u);  // }
+  BOOST_TEST(jbx::token_start(t, 1) == 0u);    // [
 }
 
 BOOST_AUTO_TEST_CASE(corpus_events_agree_between_engines) {

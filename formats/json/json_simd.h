@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 
 #include "core/events.h"
@@ -20,6 +21,10 @@ struct SimdResult {
   // To the next token after the document, or all of it at the end; when
   // stopped, where bracket counting over the index ends the document.
   std::size_t consumed = 0;
+  // A jbx::Error thrown by the handler, and the offset of the token whose
+  // event it refused.
+  std::exception_ptr refused;
+  std::size_t refused_at = 0;
 };
 
 class SimdEngine {
@@ -27,8 +32,9 @@ class SimdEngine {
   virtual ~SimdEngine() = default;
   /// Parses the object or array document at p[0, len), p readable up to
   /// p + capacity (capacity >= len + 64), sending events to `out` (no
-  /// end_document). Never throws for malformed input; rethrows what `out`
-  /// throws.
+  /// end_document). Never throws for malformed input. A jbx::Error thrown
+  /// by `out` is returned in `refused` (the reader adds its offset); other
+  /// exceptions from `out` pass through.
   virtual SimdResult parse(const char* p, std::size_t len, std::size_t capacity,
                            Handler& out) = 0;
 };

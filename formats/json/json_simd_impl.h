@@ -22,12 +22,14 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
+#include "core/error.h"
 #include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_fused.h"
 #include "formats/json/json_simd.h"
@@ -161,6 +163,9 @@ class IndexWalker {
         scratch_(scratch) {}
 
   bool emitted = false;  // some event went out
+  // Where the token of the event last sent starts: the offset of a value
+  // the handler refused by throwing.
+  std::size_t refused_at() const { return idx_[at_]; }
   bool stopped = false;  // the handler returned Flow::stop
   std::size_t consumed = 0;
 
@@ -225,6 +230,7 @@ class IndexWalker {
   // While nonzero, nothing goes to the handler: the depth of the skipped
   // container whose end ends the silence.
   std::uint32_t mute_at_ = 0;
+  std::uint32_t at_ = 0;    // the token of the event being sent
   bool skip_next_ = false;  // the handler skipped the member's value
 };
 
@@ -257,6 +263,7 @@ std::size_t IndexWalker<H>::end_after_stop(std::uint32_t i,
 
 template <class H>
 inline Code IndexWalker<H>::scalar(std::uint32_t i, bool quiet) {
+  at_ = i;
   const char c = buf_[idx_[i]];
   if (c == '"') {
     if (quiet && !escaped(i)) return simdjson::SUCCESS;
@@ -327,6 +334,7 @@ inline bool IndexWalker<H>::open(bool array, std::uint32_t i,
     return true;
   }
   emitted = true;
+  at_ = i;
   const Flow f = array ? h_.begin_array() : h_.begin_object();
   if (f == Flow::stop) {
     stopped = true;
@@ -341,6 +349,7 @@ template <class H>
 inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
                                        bool quiet, Code& err) {
   if (quiet && !escaped(i)) return true;
+  at_ = i;
   const std::string_view raw = string_text(i);
   if (raw.data() == nullptr) {
     err = simdjson::STRING_ERROR;
@@ -477,6 +486,7 @@ scope_end:
   // The container at `depth` has just closed (its bracket was checked by
   // the state that saw it).
   if (mute_at_ == 0) {
+    at_ = i - 1;
     if (stack_[depth - 1]) {
       h_.end_array();
     } else {
@@ -543,8 +553,18 @@ bool Engine::reserve(std::size_t len) {
 template <class H>
 SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
   IndexWalker<H> w(h, p, len, *stage1_, max_depth_, stack_, scratch_);
-  const Code err = w.run();
+  Code err = simdjson::SUCCESS;
   SimdResult r;
+  try {
+    err = w.run();
+  } catch (const Error&) {
+    // The handler refused a value (a writer's --lossy, a transform): the
+    // reader adds where it is to the error.
+    r.refused = std::current_exception();
+    r.refused_at = w.refused_at();
+    r.emitted = true;
+    return r;
+  }
   r.emitted = w.emitted;
   r.stopped = w.stopped;
   r.consumed = w.consumed;

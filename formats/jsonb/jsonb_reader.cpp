@@ -788,9 +788,16 @@ class JsonbReader::Impl {
         ++pos_;
         return;
       }
+      const std::size_t key_at = pos_;
       const std::string_view k = key_text(depth + 1);
       if (step != kNoStep) path_[step].key.assign(k);
-      const Flow kf = emit_key(k);
+      Flow kf = Flow::visit;
+      try {
+        kf = emit_key(k);
+      } catch (Error& e) {
+        located(e, key_at);
+        throw;
+      }
       if (kf == Flow::skip) {
         muted([&] { value(depth + 1); });
       } else {
@@ -802,6 +809,24 @@ class JsonbReader::Impl {
 
   void value(std::size_t depth) {
     const std::size_t at = pos_;
+    try {
+      value_at(depth, at);
+    } catch (Error& e) {
+      located(e, at);
+      throw;
+    }
+  }
+
+  // A handler's Error (a writer or transform refusing a value) has no
+  // offset: it gets the offset of the value it was given, the innermost
+  // one on the way out. The reader's own errors have theirs.
+  static void located(Error& e, std::size_t at) {
+    if (e.offset) return;
+    e.offset = at;
+    e.binary = true;
+  }
+
+  void value_at(std::size_t depth, std::size_t at) {
     const u8 t = byte("value", at);
     if (t <= 0x48 || t >= 0xbc) {  // every integer tag but BIGINT_LONG
       --pos_;

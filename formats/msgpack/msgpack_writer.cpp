@@ -268,7 +268,7 @@ void MsgpackWriter::double_value(double v) {
   write_double(v);
 }
 
-void MsgpackWriter::lossy(std::string_view text) {
+void MsgpackWriter::lossy(std::string_view text, std::string_view why) {
   switch (options_.lossy) {
     case LossyPolicy::string:
       write_raw_string(0xa0, 0xd9, text);
@@ -285,9 +285,8 @@ void MsgpackWriter::lossy(std::string_view text) {
   std::string shown(text.substr(0, 40));
   if (text.size() > 40) shown += "...";
   Error e(Errc::lossy,
-          fmt::format("number {} has no exact MessagePack form (use "
-                      "--lossy=string or --lossy=nearest)",
-                      shown));
+          fmt::format("number {} {} (use --lossy=string or --lossy=nearest)",
+                      shown, why));
   e.pointer = pointer();
   throw e;
 }
@@ -316,7 +315,7 @@ void MsgpackWriter::number_text(std::string_view text) {
   normalize(text, dec);
   const double d = parse_double(text, dec);
   if (std::isinf(d)) {
-    lossy(text);  // a finite number would become an infinity
+    lossy(text, "is too large for a float64");
     return;
   }
   if (options_.exact_decimals && !detail::decimal_equals_double(text, d)) {

@@ -91,7 +91,9 @@ class MsgpackWriter final : public Writer {
   void write_raw_string(std::uint8_t fix, std::uint8_t b8, std::string_view s);
   void write_double(double d);
   void write_ext(std::int8_t type, std::span<const std::uint8_t> payload);
-  void lossy(std::string_view text);
+  // `why` follows the number in the message of a refusal.
+  void lossy(std::string_view text,
+             std::string_view why = "has no exact MessagePack form");
   Flow begin(bool is_map);
   void end();
   std::string pointer() const;

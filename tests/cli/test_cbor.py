@@ -123,7 +123,7 @@ case("non_text_keys_refused", ["convert", "-f", "cbor", "-c",
             "unsigned integer\n")
 case("nan_needs_a_policy", ["convert", "-f", "cbor", "-c"],
      stdin=h("f97e00"), code=2, stdout="",
-     stderr="jbx: error: <stdin>: NaN cannot be written as JSON (use --nan)\n")
+     stderr="jbx: error: <stdin>@0: NaN cannot be written as JSON (use --nan)\n")
 case("nan_as_string", ["convert", "-f", "cbor", "-c", "--nan=string"],
      stdin=h("83 f97e00 f97c00 fbfff0000000000000"),
      stdout='["NaN","Infinity","-Infinity"]\n')
@@ -138,6 +138,23 @@ case("sniffed_by_self_describe_tag", ["convert", "-c", "data"],
      files={"data": h("d9d9f7 a1 6161 01")}, stdout='{"a":1}\n')
 case("sniffed_without_extension", ["convert", "-c", "data"],
      files={"data": h("a1 6161 81 f5")}, stdout='{"a":[true]}\n')
+# A text string head is an ASCII character: one string that is the whole
+# input is CBOR, and JSON text stays JSON.
+case("sniffed_top_level_text_string", ["convert", "-t", "json"],
+     stdin=h("63 616263"), stdout='"abc"\n')
+case("sniffed_top_level_text_string_of_one_byte_length",
+     ["convert", "-c", "data"], files={"data": h("78 05 68656c6c6f")},
+     stdout='"hello"\n')
+for text in ("true", '"x"', "12", "null", "-1", '{"a":"b"}', "[1]"):
+    case("json_scalar_on_stdin_stays_json_%s" % text,
+         ["convert", "-c"], stdin=text + "\n", stdout=text + "\n")
+case("text_after_a_text_string_is_not_cbor", ["convert", "-c"],
+     stdin=h("63 616263 0a"), code=2, stdout="",
+     stderr="jbx: error: <stdin>:1:1: expected a value, found 'c'\n"
+            "  cabc\n"
+            "  ^\n")
+case("text_string_starting_like_json_needs_from", ["convert", "-f", "cbor"],
+     stdin=b"false !", stdout='"alse !"\n')  # 0x66: 6 bytes of text
 case("extension_names_cbor", ["convert", "-c", "x.cbor"],
      files={"x.cbor": h("01")}, stdout="1\n")
 case("output_extension_names_cbor", ["convert", "in.json", "-o", "x.cbor"],
@@ -179,8 +196,10 @@ case("bignum_longer_than_4096_bytes", ["convert", "-c", "b.cbor"],
             "4096 bytes\n")
 case("integer_longer_than_9864_digits", ["convert", "-t", "cbor"],
      stdin="1" * 9865, code=2, stdout="",
-     stderr="jbx: error: <stdin>: number of 9865 digits is too long for a "
-            "CBOR bignum (at most 9864)\n")
+     stderr="jbx: error: <stdin>:1:1: number of 9865 digits is too long for "
+            "a CBOR bignum (at most 9864)\n"
+            "  " + "1" * 120 + "\n"
+            "  ^\n")
 case("deep_nesting_of_tags", ["convert", "-c", "-f", "cbor"],
      stdin=b"\xc6" * 100000 + b"\x00", code=2, stdout="",
      stderr="jbx: error: <stdin>@1024: nesting deeper than 1024 levels\n")

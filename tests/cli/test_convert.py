@@ -132,21 +132,24 @@ def _file_is(d, name, want):
 LOSSY = '{"a":[1,{"b~/c":18446744073709551617}],"d":1E400}'
 case("lossy_error_is_the_default", ["convert", "-t", "msgpack", "l.json"],
      files={"l.json": LOSSY}, code=2, stdout="",
-     stderr="jbx: error: l.json: at /a/1/b~0~1c: number 18446744073709551617 "
-            "has no exact MessagePack form (use --lossy=string or "
-            "--lossy=nearest)\n")
+     stderr="jbx: error: l.json:1:17: at /a/1/b~0~1c: number "
+            "18446744073709551617 has no exact MessagePack form (use "
+            "--lossy=string or --lossy=nearest)\n"
+            "  " + LOSSY + "\n"
+            "                  ^\n")
 case("lossy_error_explicit", ["convert", "-t", "msgpack", "--lossy=error"],
      stdin='[0.5, -9223372036854775809]', code=2, stdout="",
-     stderr="jbx: error: <stdin>: at /1: number -9223372036854775809 has no "
-            "exact MessagePack form (use --lossy=string or --lossy=nearest)\n")
-# The CBOR reader does not add the value's offset to a consumer's error yet
-# (the MessagePack reader does); the path is there.
+     stderr="jbx: error: <stdin>:1:7: at /1: number -9223372036854775809 has "
+            "no exact MessagePack form (use --lossy=string or "
+            "--lossy=nearest)\n"
+            "  [0.5, -9223372036854775809]\n"
+            "        ^\n")
 case("lossy_error_from_binary_input",
      ["convert", "-t", "msgpack", "big.cbor"],
      # CBOR [1, 2^64+1] (tag 2 bignum 01 00..00 01)
      files={"big.cbor": hexbytes("82 01 c2 49 01 00 00 00 00 00 00 00 01")},
      code=2, stdout="",
-     stderr="jbx: error: big.cbor: at /1: number 18446744073709551617 has "
+     stderr="jbx: error: big.cbor@2: at /1: number 18446744073709551617 has "
             "no exact MessagePack form (use --lossy=string or "
             "--lossy=nearest)\n")
 case("lossy_string", ["convert", "-t", "msgpack", "--lossy=string"],
@@ -163,8 +166,10 @@ case("decimals_default_to_nearest_double", ["convert", "-t", "msgpack"],
 case("decimals_exact_msgpack_refuses_inexact",
      ["convert", "-t", "msgpack", "--decimals=exact"], stdin="[1.000,0.1]",
      code=2, stdout="",
-     stderr="jbx: error: <stdin>: at /1: number 0.1 has no exact MessagePack "
-            "form (use --lossy=string or --lossy=nearest)\n")
+     stderr="jbx: error: <stdin>:1:8: at /1: number 0.1 has no exact "
+            "MessagePack form (use --lossy=string or --lossy=nearest)\n"
+            "  [1.000,0.1]\n"
+            "         ^\n")
 
 # ---- --decimals=exact through JSONB and CBOR --------------------------------
 EXACT = "[1.000,0.1,123456789012345678901234567890.5,-2.50E-3]"
@@ -223,6 +228,90 @@ def _back_args(d, data, args, want):
     assert (code, err) == (0, b""), (code, err)
     assert out == want.encode(), "got %r, expected %r" % (out, want)
 
+
+# ---- a refusal names the refused value's place in the input ------------------
+# Writers and transforms refuse values; the reader adds where the value is:
+# FILE:LINE:COL and the line for JSON, FILE@OFFSET for binary input.
+PRICE = '{"id": 7,\n "price": 0.1}\n'
+USERS = '{"user_id": "a",\n "userId": "b"}\n'
+case("refusal_in_json_has_line_and_column",
+     ["convert", "-t", "msgpack", "--decimals=exact", "p.json"],
+     files={"p.json": PRICE}, code=2, stdout="",
+     stderr="jbx: error: p.json:2:11: at /price: number 0.1 has no exact "
+            "MessagePack form (use --lossy=string or --lossy=nearest)\n"
+            '   "price": 0.1}\n'
+            "            ^\n")
+case("refusal_of_a_key_in_json_points_at_the_key",
+     ["convert", "-t", "cbor", "--key-case", "camel", "u.json"],
+     files={"u.json": USERS}, code=2, stdout="",
+     stderr='jbx: error: u.json:2:2: --key-case=camel: keys "user_id" and '
+            '"userId" both become "userId"\n'
+            '   "userId": "b"}\n'
+            "   ^\n")
+case("refusal_in_json_lines_names_its_line",
+     ["convert", "-t", "cbor", "--date-fields", "$.t", "t.jsonl"],
+     files={"t.jsonl": '{"t": "2024-01-02"}\n{"t": "2024-02-30"}\n'},
+     code=2, stdout=None,
+     stderr="jbx: error: t.jsonl:2:7: date at $['t']: day 30 out of range "
+            "for 2024-02 at character 9 of \"2024-02-30\"\n"
+            '  {"t": "2024-02-30"}\n'
+            "        ^\n")
+case("refusal_of_a_top_level_json_scalar",
+     ["convert", "-t", "cbor"], stdin=" 1E400\n", code=2, stdout="",
+     stderr="jbx: error: <stdin>:1:2: number 1E400 is too large for a "
+            "float64 (use --decimals=exact)\n"
+            "   1E400\n"
+            "   ^\n")
+# {"id":7,"price":0.1} with 0.1 as CBOR tag 4 and JSONB BigDecimal, and
+# {"user_id":"a","userId":"b"}: the refused value and key both at byte 11.
+# The JSONB reader adds the path of what it read, the CBOR reader does not.
+BINARY_REFUSALS = {
+    "cbor": (hexbytes("a2 62 69 64 07 65 70 72 69 63 65 c4 82 20 01"),
+             hexbytes("a2 67 75 73 65 72 5f 69 64 61 61"
+                      " 66 75 73 65 72 49 64 61 62"), ""),
+    "jsonb": (hexbytes("a6 4b 69 64 07 4e 70 72 69 63 65 b9 01 01 a5"),
+              hexbytes("a6 50 75 73 65 72 5f 69 64 4a 61"
+                       " 4f 75 73 65 72 49 64 4a 62 a5"), "at /userId: "),
+}
+for fmt, (price, users, key_at) in BINARY_REFUSALS.items():
+    case("refusal_in_%s_has_its_offset" % fmt,
+         ["convert", "-t", "msgpack", "--decimals=exact", "p." + fmt],
+         files={"p." + fmt: price}, code=2, stdout="",
+         stderr="jbx: error: p.%s@11: at /price: number 0.1 has no exact "
+                "MessagePack form (use --lossy=string or --lossy=nearest)\n"
+                % fmt)
+    case("refusal_of_a_key_in_%s_has_its_offset" % fmt,
+         ["convert", "-c", "--key-case", "camel", "u." + fmt],
+         files={"u." + fmt: users}, code=2, stdout="",
+         stderr='jbx: error: u.%s@11: %s--key-case=camel: keys "user_id" '
+                'and "userId" both become "userId"\n' % (fmt, key_at))
+case("nan_refused_in_jsonb_has_its_offset", ["convert", "-c", "n.jsonb"],
+     files={"n.jsonb": hexbytes("95 b5 7f f8 00 00 00 00 00 00")},
+     code=2, stdout="",
+     stderr="jbx: error: n.jsonb@1: at /0: NaN cannot be written as JSON "
+            "(use --nan)\n")
+
+# ---- a decimal beyond float64 ----------------------------------------------------
+# Without --decimals=exact a decimal becomes a float64; one too large for it
+# is refused with its path and the remedy. JSONB keeps it as a BigDecimal.
+HUGE = '{"m": {"v": [0, 1E400]}}'
+for fmt, remedy in (("cbor", "--decimals=exact"),
+                    ("msgpack", "--lossy=string or --lossy=nearest")):
+    case("float64_overflow_to_%s_names_path_and_remedy" % fmt,
+         ["convert", "-t", fmt, "h.json"], files={"h.json": HUGE},
+         code=2, stdout="",
+         stderr="jbx: error: h.json:1:17: at /m/v/1: number 1E400 is too "
+                "large for a float64 (use %s)\n" % remedy +
+                "  " + HUGE + "\n"
+                "                  ^\n")
+case("float64_overflow_to_cbor_exact", ["convert", "-t", "cbor",
+                                        "--decimals=exact", "h.json"],
+     files={"h.json": HUGE}, stdout=None,
+     check=lambda d, out, err: _back(d, out, '{"m":{"v":[0,1e400]}}\n'))
+case("float64_overflow_to_jsonb_stays_exact",
+     ["convert", "-t", "jsonb", "h.json"], files={"h.json": HUGE},
+     stdout=None,
+     check=lambda d, out, err: _back(d, out, '{"m":{"v":[0,1E+400]}}\n'))
 
 # ---- --keys ---------------------------------------------------------------------
 KEYS = hexbytes("83 01 a1 78 c3 a1 79 92 01 02 a1 7a")  # {1:"x",true:"y",[1,2]:"z"}
@@ -363,9 +452,11 @@ case("in_place_failure_leaves_the_file",
      check=lambda d, out, err: _file_is(d, "t.msgpack", b"\x92\x01"))
 case("output_is_atomic", ["convert", "l.json", "-o", "out.msgpack"],
      files={"l.json": LOSSY, "out.msgpack": b"old"}, code=2, stdout="",
-     stderr="jbx: error: l.json: at /a/1/b~0~1c: number 18446744073709551617 "
-            "has no exact MessagePack form (use --lossy=string or "
-            "--lossy=nearest)\n",
+     stderr="jbx: error: l.json:1:17: at /a/1/b~0~1c: number "
+            "18446744073709551617 has no exact MessagePack form (use "
+            "--lossy=string or --lossy=nearest)\n"
+            "  " + LOSSY + "\n"
+            "                  ^\n",
      check=lambda d, out, err: (_file_is(d, "out.msgpack", b"old"),
                                 _no_temp_files(d)))
 

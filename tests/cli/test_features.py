@@ -202,16 +202,20 @@ case("date_epoch_millis_default", ["fmt", "-c", "--date-fields", "$.t"],
 case("date_fields_error_names_path",
      ["fmt", "-c", "--date-fields", "$..t"],
      stdin='{"a":{"t":"2024-02-30"}}', code=2, stdout=None,
-     stderr="jbx: error: <stdin>: date at $['a']['t']: day 30 out of range "
-            "for 2024-02 at character 9 of \"2024-02-30\"\n")
+     stderr="jbx: error: <stdin>:1:11: date at $['a']['t']: day 30 out of "
+            "range for 2024-02 at character 9 of \"2024-02-30\"\n"
+            "  {\"a\":{\"t\":\"2024-02-30\"}}\n"
+            "            ^\n")
 case("date_fields_error_keep",
      ["fmt", "-c", "--date-fields", "$..t", "--date-errors", "keep"],
      stdin='{"a":{"t":"yesterday"},"t":true}',
      stdout='{"a":{"t":"yesterday"},"t":true}\n')
 case("date_fields_wrong_type", ["fmt", "-c", "--date-fields", "$.t"],
      stdin='{"t":[1]}', code=2, stdout=None,
-     stderr="jbx: error: <stdin>: date at $['t']: expected a date string or "
-            "an epoch number, found an array\n")
+     stderr="jbx: error: <stdin>:1:6: date at $['t']: expected a date string "
+            "or an epoch number, found an array\n"
+            "  {\"t\":[1]}\n"
+            "       ^\n")
 case("date_options_need_fields", ["fmt", "--epoch-unit", "s"], stdin="{}",
      code=2,
      stderr="jbx: error: --epoch-unit applies to the values --date-fields "
@@ -294,8 +298,10 @@ case("key_case_lower", ["fmt", "-c", "--key-case", "lower"], stdin=KEYS,
             '"list":[{"itemid":3}]}\n')
 case("key_case_collision", ["fmt", "-c", "--key-case", "camel"],
      stdin='{"a":{"user_id":1,"userId":2}}', code=2, stdout=None,
-     stderr='jbx: error: <stdin>: --key-case=camel: keys "user_id" and '
-            '"userId" both become "userId"\n')
+     stderr='jbx: error: <stdin>:1:19: --key-case=camel: keys "user_id" and '
+            '"userId" both become "userId"\n'
+            '  {"a":{"user_id":1,"userId":2}}\n'
+            '                    ^\n')
 case("key_case_with_sort", ["fmt", "-c", "-S", "--key-case", "snake"],
      stdin='{"bB":1,"aA":2}', stdout='{"a_a":2,"b_b":1}\n')
 
@@ -319,8 +325,10 @@ case("decimal_exponent", ["fmt", "-c", "--decimal=exponent"],
      stdout='[1.5000e3,1.2e-4,-7.25e0,5e3,12]\n')
 case("decimal_plain_too_long", ["fmt", "-c", "--decimal=plain"],
      stdin='[1e400000]', code=2, stdout=None,
-     stderr="jbx: error: <stdin>: --decimal=plain: number 1e400000 is too "
-            "long to write without an exponent\n")
+     stderr="jbx: error: <stdin>:1:2: --decimal=plain: number 1e400000 is "
+            "too long to write without an exponent\n"
+            "  [1e400000]\n"
+            "   ^\n")
 
 # ---- everything at once, JSON Lines ------------------------------------------------
 
