@@ -75,10 +75,13 @@ void FdSink::make_room(std::size_t n) {
     if (held + n <= kHoldLimit) {
       write_all(fd_, begin_, static_cast<std::size_t>(doc_ - begin_), name_);
       if (held + n > cap_) {
-        std::unique_ptr<char[]> bigger(new char[std::max(cap_ * 2, held + n)]);
+        // Four times the room: a held document is copied at most twice on
+        // its way to the limit (256 KiB, 1 MiB, 4 MiB).
+        const std::size_t cap = std::max(cap_ * 4, held + n);
+        std::unique_ptr<char[]> bigger(new char[cap]);
         std::memcpy(bigger.get(), doc_, held);
         buf_ = std::move(bigger);
-        cap_ = std::max(cap_ * 2, held + n);
+        cap_ = cap;
       } else {
         std::memmove(buf_.get(), doc_, held);
       }
