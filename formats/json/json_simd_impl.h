@@ -212,11 +212,15 @@ class IndexWalker {
   std::size_t end_after_stop(std::uint32_t i, std::uint32_t open) const;
   // Inlined into run(): a call per token is a good part of the walk.
   [[gnu::always_inline]] Code scalar(std::uint32_t i, bool quiet);
-  [[gnu::always_inline]] bool open(bool array, std::uint32_t i,
-                                   std::uint32_t depth, bool quiet, Code& err);
+  enum class Open { visited, skipped, end };  // end: err set, or stopped
+  [[gnu::always_inline]] Open open(bool array, std::uint32_t i,
+                                   std::uint32_t depth, Code& err);
   // A member name; false when the walk must end (err set, or stopped).
   [[gnu::always_inline]] bool member_key(std::uint32_t i, std::uint32_t depth,
-                                         bool quiet, Code& err);
+                                         Code& err);
+  // Checks the container opening at token i, `depth` deep, without events;
+  // i ends past it.
+  Code skip_container(std::uint32_t& i, std::uint32_t depth);
 
   H& h_;
   const char* buf_;
@@ -227,9 +231,6 @@ class IndexWalker {
   std::uint32_t max_depth_;
   std::vector<std::uint8_t>& stack_;  // per open container: 1 array, 0 object
   std::string& scratch_;
-  // While nonzero, nothing goes to the handler: the depth of the skipped
-  // container whose end ends the silence.
-  std::uint32_t mute_at_ = 0;
   std::uint32_t at_ = 0;    // the token of the event being sent
   bool skip_next_ = false;  // the handler skipped the member's value
 };
@@ -322,16 +323,12 @@ inline Code IndexWalker<H>::scalar(std::uint32_t i, bool quiet) {
 }
 
 template <class H>
-inline bool IndexWalker<H>::open(bool array, std::uint32_t i,
-                                 std::uint32_t depth, bool quiet, Code& err) {
+inline IndexWalker<H>::Open IndexWalker<H>::open(bool array, std::uint32_t i,
+                                                 std::uint32_t depth,
+                                                 Code& err) {
   if (depth >= max_depth_) {
     err = simdjson::DEPTH_ERROR;
-    return false;
-  }
-  stack_[depth] = array ? 1 : 0;  // sized max_depth_ by the engine
-  if (quiet) {
-    if (mute_at_ == 0) mute_at_ = depth + 1;
-    return true;
+    return Open::end;
   }
   emitted = true;
   at_ = i;
@@ -339,16 +336,16 @@ inline bool IndexWalker<H>::open(bool array, std::uint32_t i,
   if (f == Flow::stop) {
     stopped = true;
     consumed = end_after_stop(i, depth + 1);
-    return false;
+    return Open::end;
   }
-  if (f == Flow::skip) mute_at_ = depth + 1;
-  return true;
+  if (f == Flow::skip) return Open::skipped;
+  stack_[depth] = array ? 1 : 0;  // sized max_depth_ by the engine
+  return Open::visited;
 }
 
 template <class H>
 inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
-                                       bool quiet, Code& err) {
-  if (quiet && !escaped(i)) return true;
+                                       Code& err) {
   at_ = i;
   const std::string_view raw = string_text(i);
   if (raw.data() == nullptr) {
@@ -357,7 +354,6 @@ inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
   }
   Flow kf = Flow::visit;
   if (!has_backslash(raw.data(), raw.size())) {
-    if (quiet) return true;
     if constexpr (kTakesPlainText<H>) {
       kf = h_.plain_key(raw);
     } else {
@@ -369,7 +365,6 @@ inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
       err = simdjson::STRING_ERROR;
       return false;
     }
-    if (quiet) return true;
     kf = h_.key(k);
   }
   if (kf == Flow::stop) {
@@ -381,6 +376,70 @@ inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
   return true;
 }
 
+// A skipped value is checked as strictly as a visited one, by a walk of
+// its own that sends nothing: its grammar, its scalars and its depth.
+template <class H>
+Code IndexWalker<H>::skip_container(std::uint32_t& i, std::uint32_t depth) {
+  const std::uint32_t base = depth;
+  Code err = simdjson::SUCCESS;
+open:  // token i opens a container at `depth`
+  if (depth >= max_depth_) return simdjson::DEPTH_ERROR;
+  stack_[depth++] = buf_[idx_[i]] == '[' ? 1 : 0;
+  ++i;
+  if (at(i) == (stack_[depth - 1] ? ']' : '}')) {
+    ++i;
+    goto closed;
+  }
+  if (stack_[depth - 1]) goto value;
+member:
+  if (at(i) != '"') return simdjson::TAPE_ERROR;
+  if (escaped(i)) {
+    std::string_view k;
+    const std::string_view raw = string_text(i);
+    if (raw.data() == nullptr || !unescape(raw, k)) {
+      return simdjson::STRING_ERROR;
+    }
+  }
+  if (at(i + 1) != ':') return simdjson::TAPE_ERROR;
+  i += 2;
+value:
+  switch (at(i)) {
+    case '{':
+    case '[':
+      goto open;
+    case '\0':
+    case '}':
+    case ']':
+    case ',':
+    case ':':
+      return simdjson::TAPE_ERROR;
+    default:
+      err = scalar(i, true);
+      if (err) return err;
+      ++i;
+  }
+next:
+  switch (at(i)) {
+    case ',':
+      ++i;
+      if (stack_[depth - 1]) goto value;
+      goto member;
+    case ']':
+      if (!stack_[depth - 1]) return simdjson::TAPE_ERROR;
+      ++i;
+      goto closed;
+    case '}':
+      if (stack_[depth - 1]) return simdjson::TAPE_ERROR;
+      ++i;
+      goto closed;
+    default:
+      return simdjson::TAPE_ERROR;
+  }
+closed:
+  if (--depth == base) return simdjson::SUCCESS;
+  goto next;
+}
+
 // The states of the walk, as in simdjson's own stage 2: after a container
 // opens, after a value, and after a container closes.
 template <class H>
@@ -388,11 +447,39 @@ Code IndexWalker<H>::run() {
   std::uint32_t i = 0;      // the current token
   std::uint32_t depth = 0;  // open containers
   Code err = simdjson::SUCCESS;
-  bool array = buf_[idx_[0]] == '[';
-  if (!open(array, 0, 0, false, err)) return err;
-  depth = 1;
-  ++i;
-  if (array) goto array_begin;
+  bool array = false;
+
+value:  // token i starts a value inside `depth` containers
+  switch (at(i)) {
+    case '{':
+    case '[':
+      array = buf_[idx_[i]] == '[';
+      switch (open(array, i, depth, err)) {
+        case Open::end:
+          return err;
+        case Open::skipped:
+          err = skip_container(i, depth);
+          if (err) return err;
+          goto after_value;
+        case Open::visited:
+          break;
+      }
+      ++depth;
+      ++i;
+      if (array) goto array_begin;
+      goto object_begin;
+    case '\0':
+    case '}':
+    case ']':
+    case ',':
+    case ':':
+      return simdjson::TAPE_ERROR;
+    default:
+      err = scalar(i, false);
+      if (err) return err;
+      ++i;
+      goto after_value;
+  }
 
 object_begin:
   if (at(i) == '}') {
@@ -401,35 +488,28 @@ object_begin:
   }
 object_field:
   if (at(i) != '"') return simdjson::TAPE_ERROR;
-  if (!member_key(i, depth, mute_at_ != 0, err)) return err;
+  if (!member_key(i, depth, err)) return err;
   if (at(i + 1) != ':') return simdjson::TAPE_ERROR;
   i += 2;
-  {
-    const bool quiet = mute_at_ != 0 || skip_next_;
-    skip_next_ = false;
-    switch (at(i)) {
-      case '{':
-        if (!open(false, i, depth, quiet, err)) return err;
-        ++depth;
-        ++i;
-        goto object_begin;
-      case '[':
-        if (!open(true, i, depth, quiet, err)) return err;
-        ++depth;
-        ++i;
-        goto array_begin;
-      case '\0':
-      case '}':
-      case ']':
-      case ',':
-      case ':':
-        return simdjson::TAPE_ERROR;
-      default:
-        err = scalar(i, quiet);
-        if (err) return err;
-        ++i;
-    }
+  if (!skip_next_) goto value;
+  // The handler skipped the member's value: checked, not sent.
+  skip_next_ = false;
+  switch (at(i)) {
+    case '{':
+    case '[':
+      err = skip_container(i, depth);
+      break;
+    case '\0':
+    case '}':
+    case ']':
+    case ',':
+    case ':':
+      return simdjson::TAPE_ERROR;
+    default:
+      err = scalar(i, true);
+      ++i;
   }
+  if (err) return err;
 object_continue:
   switch (at(i)) {
     case ',':
@@ -447,34 +527,12 @@ array_begin:
     ++i;
     goto scope_end;
   }
-array_value:
-  switch (at(i)) {
-    case '{':
-      if (!open(false, i, depth, mute_at_ != 0, err)) return err;
-      ++depth;
-      ++i;
-      goto object_begin;
-    case '[':
-      if (!open(true, i, depth, mute_at_ != 0, err)) return err;
-      ++depth;
-      ++i;
-      goto array_begin;
-    case '\0':
-    case '}':
-    case ']':
-    case ',':
-    case ':':
-      return simdjson::TAPE_ERROR;
-    default:
-      err = scalar(i, mute_at_ != 0);
-      if (err) return err;
-      ++i;
-  }
+  goto value;
 array_continue:
   switch (at(i)) {
     case ',':
       ++i;
-      goto array_value;
+      goto value;
     case ']':
       ++i;
       goto scope_end;
@@ -485,17 +543,14 @@ array_continue:
 scope_end:
   // The container at `depth` has just closed (its bracket was checked by
   // the state that saw it).
-  if (mute_at_ == 0) {
-    at_ = i - 1;
-    if (stack_[depth - 1]) {
-      h_.end_array();
-    } else {
-      h_.end_object();
-    }
-  } else if (mute_at_ == depth) {
-    mute_at_ = 0;
+  at_ = i - 1;
+  if (stack_[depth - 1]) {
+    h_.end_array();
+  } else {
+    h_.end_object();
   }
   --depth;
+after_value:
   if (depth == 0) {
     consumed = i < n_ ? idx_[i] : len_;
     return simdjson::SUCCESS;
