@@ -107,50 +107,46 @@ const KeyRenamer::Entry* KeyRenamer::find_or_add(std::string_view name) {
   return e;
 }
 
-void KeyRenamer::find_collision(Level& l, const Renamed& r) const {
-  bool found = false;
-  std::string_view other;
+const KeyRenamer::Member* KeyRenamer::find_collision(Level& l,
+                                                     const Renamed& r) const {
   if (l.members.size() > kScanLimit) {
     if (!l.indexed) {
       for (const Member& m : l.members) l.index.emplace(m.renamed, m.name);
       l.indexed = true;
     }
     const auto it = l.index.find(r.renamed);
-    if (it != l.index.end() && it->second != r.name) {
-      found = true;
-      other = it->second;
-    }
-  } else {
+    if (it == l.index.end() || it->second == r.name) return nullptr;
     for (const Member& m : l.members) {
-      if (m.renamed == r.renamed && m.name != r.name) {
-        found = true;
-        other = m.name;
-        break;
-      }
+      if (m.renamed == r.renamed && m.name == it->second) return &m;
     }
+    return nullptr;
   }
-  if (found) {
-    throw Error(Errc::unsupported,
-                fmt::format("--key-case={}: keys \"{}\" and \"{}\" both "
-                            "become \"{}\"",
-                            style_name_, other, r.name, r.renamed));
+  for (const Member& m : l.members) {
+    if (m.renamed == r.renamed && m.name != r.name) return &m;
   }
+  return nullptr;
 }
 
-void KeyRenamer::end_document() {
+void KeyRenamer::throw_collision(const Member& other, const Renamed& r) const {
+  throw Error(Errc::unsupported,
+              fmt::format("--key-case={}: keys \"{}\" and \"{}\" both "
+                          "become \"{}\"",
+                          style_name_, other.name, r.name, r.renamed));
+}
+
+bool KeyRenamer::end_document() {
   depth_ = 0;
-  if (known_.size() > kMaxKnown) {
-    for (Level& l : levels_) {
-      l.members.clear();
-      l.shape = -1;
-      l.seen.clear();
-      for (auto& r : l.recent) r.clear();
-      l.shape = -1;
-    }
-    known_.clear();
-    targets_.clear();
-    names_.clear();
+  if (known_.size() <= kMaxKnown) return false;
+  for (Level& l : levels_) {
+    l.members.clear();
+    l.seen.clear();
+    for (auto& r : l.recent) r.clear();
+    l.shape = -1;
   }
+  known_.clear();
+  targets_.clear();
+  names_.clear();
+  return true;
 }
 
 }  // namespace detail

@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,8 +77,12 @@ class KeyRenamer {
   /// Records a member of the innermost object that is written. Throws
   /// Error(unsupported) when another member was renamed to the same name.
   void add_member(const Renamed& r);
-  /// Forgets the names remembered once there are too many.
-  void end_document();
+  /// add_member() that answers false instead of throwing (and then records
+  /// nothing).
+  bool try_add_member(const Renamed& r);
+  /// Forgets the names remembered once there are too many; true when it
+  /// did (the views of Renamed results are then invalid).
+  bool end_document();
 
  private:
   struct Hash {
@@ -117,8 +122,13 @@ class KeyRenamer {
   // The slow paths of rename() and add_member(), which are inline
   // (fused_impl.h) because they run for every member.
   void rename_remembered(std::string_view name, Renamed& out);
-  /// Throws when another member of `l` has r's new name.
-  void find_collision(Level& l, const Renamed& r) const;
+  /// Another member of `l` with r's new name, or null.
+  const Member* find_collision(Level& l, const Renamed& r) const;
+  /// Whether r may collide with a member of `l` (then find_collision()).
+  static bool may_collide(const Level& l, const Renamed& r, unsigned bit);
+  static void record(Level& l, const Renamed& r, unsigned bit);
+  [[noreturn]] void throw_collision(const Member& other,
+                                    const Renamed& r) const;
   const Entry* find_or_add(std::string_view name);
   static unsigned filter_bit(std::string_view s);
   static bool has(const Filter& f, unsigned bit) {
@@ -203,6 +213,70 @@ class FusedFeatures final : public Handler {
   Flow send_key(const Renamed& k, bool plain);
   void send_timestamp(const Timestamp& t);
   Flow opened(Flow f, bool is_array);
+
+  // Records repeat their keys. Each place in a document where objects
+  // occur (the root, a member's value, the elements of an array) keeps the
+  // keys of the last object read there, its Shape; a key read where the
+  // same key was read last time reuses what renaming and path matching
+  // did with it, and the members of an object whose keys follow a shape in
+  // which no two keys get the same new name need no collision check.
+  struct Shape;
+  struct CachedKey {
+    std::uint32_t at = 0;  // the name, in Shape::names
+    std::uint32_t size = 0;
+    const detail::KeyRenamer::Target* target = nullptr;  // as Renamed
+    std::string_view renamed;  // with a target: the new name
+    PathTracker::KeyStep step;
+    Shape* child = nullptr;     // the place of objects in its value
+    std::uint64_t written = 0;  // the serial of the object that wrote it
+  };
+  struct Shape {
+    std::vector<CachedKey> keys;
+    std::string names;
+    bool clean = false;            // no two of `keys` collide
+    PathTracker::Context context;  // the tracker's, for `keys[i].step`
+    // Objects whose keys differ each time (maps keyed by ids) are not
+    // cached for a while after each one that differs, longer each time.
+    unsigned misses = 0;
+    unsigned skip = 0;
+  };
+  struct Open {
+    bool is_array = false;
+    Shape** place = nullptr;  // an array's: the place of its elements
+    // An object's shape (null: not cached), the keys read so far that
+    // follow it, and, once one does not, this object's keys so far.
+    Shape* shape = nullptr;
+    std::size_t pos = 0;
+    bool following = true;
+    std::uint64_t serial = 0;
+    PathTracker::Context context;
+    std::vector<CachedKey> keys;
+    std::string names;
+  };
+  static std::string_view name_of(const std::string& names,
+                                  const CachedKey& c) {
+    return {names.data() + c.at, c.size};
+  }
+  /// Renames `name` and enters it in the tracker, through the cache.
+  void find_key(std::string_view name, bool plain, Renamed& out);
+  /// find_key() for a key that is not the shape's next one.
+  void find_new_key(Open& o, std::string_view name, bool plain, Renamed& out);
+  /// The object stops following its shape at its current key.
+  void diverge(Open& o);
+  void push_open(bool is_array);
+  void pop_open();
+
+  // Shapes kept at most; beyond, new places are not cached until the
+  // document ends.
+  static constexpr std::size_t kMaxShapes = 4096;
+  bool cache_ = false;        // keys_ or tracker_, with a replayable tracker
+  std::deque<Shape> shapes_;  // stable addresses
+  Shape* root_ = nullptr;
+  std::vector<Open> open_;  // per open container, reused
+  std::size_t depth_ = 0;
+  std::uint64_t serial_ = 0;
+  CachedKey* key_slot_ = nullptr;  // the last key's entry, or null
+  bool key_checked_ = false;       // it needs no add_member()
 
   Next& next_;
   std::optional<DateFieldReader> date_reader_;

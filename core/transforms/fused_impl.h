@@ -130,22 +130,39 @@ inline void KeyRenamer::rename(std::string_view name, bool stable,
   rename_remembered(name, out);
 }
 
-inline void KeyRenamer::add_member(const Renamed& r) {
-  Level& l = levels_[depth_ - 1];
-  const unsigned bit = filter_bit(r.renamed);
+inline bool KeyRenamer::may_collide(const Level& l, const Renamed& r,
+                                    unsigned bit) {
   // A member kept as it is can only collide with a renamed one; a renamed
   // one with any other whose new name is spelled the same: that is, when
   // another remembered name becomes it too, or a name kept as it is has
   // its spelling.
-  const bool search =
-      r.target == nullptr
-          ? has(l.renamed, bit)
-          : (r.target->ambiguous || r.target->kept) && has(l.all, bit);
-  if (search) find_collision(l, r);
+  return r.target == nullptr
+             ? has(l.renamed, bit)
+             : (r.target->ambiguous || r.target->kept) && has(l.all, bit);
+}
+
+inline void KeyRenamer::record(Level& l, const Renamed& r, unsigned bit) {
   if (l.indexed) l.index.emplace(r.renamed, r.name);
   l.members.push_back({r.name, r.renamed});
   set(l.all, bit);
   if (r.target != nullptr) set(l.renamed, bit);
+}
+
+inline void KeyRenamer::add_member(const Renamed& r) {
+  Level& l = levels_[depth_ - 1];
+  const unsigned bit = filter_bit(r.renamed);
+  if (may_collide(l, r, bit)) {
+    if (const Member* other = find_collision(l, r)) throw_collision(*other, r);
+  }
+  record(l, r, bit);
+}
+
+inline bool KeyRenamer::try_add_member(const Renamed& r) {
+  Level& l = levels_[depth_ - 1];
+  const unsigned bit = filter_bit(r.renamed);
+  if (may_collide(l, r, bit) && find_collision(l, r) != nullptr) return false;
+  record(l, r, bit);
+  return true;
 }
 
 }  // namespace detail
@@ -161,6 +178,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   }
   if (o.key_case) keys_.emplace(*o.key_case, o.key_case_name);
   if (o.dates) date_writer_.emplace(std::move(*o.dates));
+  cache_ = (keys_ || tracker_) && (!tracker_ || tracker_->replayable());
 }
 
 template <class Next>
@@ -180,7 +198,8 @@ void FusedFeatures<Next>::value_end() {
 
 template <class Next>
 Flow FusedFeatures<Next>::send_key(const Renamed& k, bool plain) {
-  if (keys_) keys_->add_member(k);
+  if (keys_ && !key_checked_) keys_->add_member(k);
+  if (key_slot_ != nullptr) key_slot_->written = open_[depth_ - 1].serial;
   if constexpr (detail::TakesPlainText<Next>) {
     // Renaming only recases ASCII letters and drops or inserts '_' and
     // '-': an escape-free name stays escape-free.
@@ -215,31 +234,173 @@ void FusedFeatures<Next>::send_timestamp(const Timestamp& t) {
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::on_key(std::string_view name, bool plain) {
-  if (tracker_) tracker_->on_key(name);
-  Flow f = Flow::stop;
-  if (!drop_) {
-    Renamed k{name, name, nullptr};
-    if (keys_) keys_->rename(name, plain, k);
-    f = send_key(k, plain);
-  } else if (!stopped_) {
-    // Hold the key until its value shows whether the member is dropped.
-    // Names that outlive this call (plain ones, renamed ones) are held as
-    // views; others are copied.
-    if (keys_) {
-      keys_->rename(name, plain, key_);
-    } else if (plain) {
-      key_ = Renamed{name, name, nullptr};
-    } else {
-      key_copy_.assign(name);
-      key_ = Renamed{key_copy_, key_copy_, nullptr};
+inline void FusedFeatures<Next>::find_key(std::string_view name, bool plain,
+                                          Renamed& out) {
+  Open& o = open_[depth_ - 1];
+  // Only names that stay valid are taken from the cache: the result
+  // points at them.
+  if (o.following && plain) [[likely]] {
+    std::vector<CachedKey>& keys = o.shape->keys;
+    if (o.pos < keys.size()) {
+      CachedKey& c = keys[o.pos];
+      if (detail::swar::same(name, name_of(o.shape->names, c))) {
+        ++o.pos;
+        if (tracker_) tracker_->on_key(name, c.step);
+        out.name = name;
+        out.renamed = c.target != nullptr ? c.renamed : name;
+        out.target = c.target;
+        key_slot_ = &c;
+        key_checked_ = o.shape->clean;
+        return;
+      }
     }
-    key_plain_ = plain;
-    has_key_ = true;
-    return Flow::visit;
   }
-  if (f != Flow::visit) value_end();
-  return f;
+  find_new_key(o, name, plain, out);
+}
+
+template <class Next>
+void FusedFeatures<Next>::find_new_key(Open& o, std::string_view name,
+                                       bool plain, Renamed& out) {
+  key_slot_ = nullptr;
+  key_checked_ = false;
+  if (tracker_) tracker_->on_key(name);
+  if (keys_) keys_->rename(name, plain, out);
+  if (o.shape == nullptr) return;
+  if (o.following) diverge(o);
+  CachedKey c;
+  c.at = static_cast<std::uint32_t>(o.names.size());
+  c.size = static_cast<std::uint32_t>(name.size());
+  c.target = out.target;
+  if (out.target != nullptr) c.renamed = out.renamed;
+  if (tracker_) c.step = tracker_->last_key_step();
+  o.names.append(name);
+  o.keys.push_back(c);
+  key_slot_ = &o.keys.back();
+}
+
+template <class Next>
+void FusedFeatures<Next>::diverge(Open& o) {
+  o.following = false;
+  const Shape& s = *o.shape;
+  o.keys.assign(s.keys.begin(),
+                s.keys.begin() + static_cast<std::ptrdiff_t>(o.pos));
+  o.names.assign(s.names, 0,
+                 o.pos == 0 ? 0 : o.keys.back().at + o.keys.back().size);
+  if (!keys_ || !s.clean) return;
+  // The members written so far were not recorded (they could not collide).
+  for (const CachedKey& c : o.keys) {
+    if (c.written != o.serial) continue;
+    const std::string_view name = name_of(s.names, c);
+    keys_->add_member(
+        Renamed{name, c.target != nullptr ? c.renamed : name, c.target});
+  }
+}
+
+template <class Next>
+void FusedFeatures<Next>::push_open(bool is_array) {
+  // The place of this container's objects: the root, the value of the key
+  // just read, or the elements of the array it is in.
+  Shape** place = &root_;
+  if (depth_ > 0) {
+    const Open& up = open_[depth_ - 1];
+    place = up.is_array ? up.place
+                        : (key_slot_ != nullptr ? &key_slot_->child : nullptr);
+  }
+  if (open_.size() <= depth_) open_.emplace_back();
+  Open& o = open_[depth_++];
+  o.is_array = is_array;
+  key_slot_ = nullptr;
+  if (is_array) {
+    o.place = place;
+    return;
+  }
+  o.shape = nullptr;
+  if (place != nullptr) {
+    if (*place == nullptr && shapes_.size() < kMaxShapes) {
+      *place = &shapes_.emplace_back();
+    }
+    o.shape = *place;
+    if (o.shape != nullptr && o.shape->skip > 0) {
+      --o.shape->skip;
+      o.shape = nullptr;
+    }
+  }
+  o.pos = 0;
+  o.following = o.shape != nullptr;
+  o.serial = ++serial_;
+  if (tracker_) {
+    o.context = tracker_->context();
+    if (o.shape != nullptr && o.shape->context != o.context) {
+      o.following = false;  // the keys' steps differ here
+      o.keys.clear();
+      o.names.clear();
+    }
+  }
+}
+
+template <class Next>
+void FusedFeatures<Next>::pop_open() {
+  Open& o = open_[--depth_];
+  key_slot_ = nullptr;
+  if (o.is_array || o.shape == nullptr) return;
+  if (o.following) {
+    o.shape->misses = 0;
+    return;
+  }
+  if (o.shape->misses < 8) ++o.shape->misses;
+  if (o.shape->misses >= 2) o.shape->skip = 1u << o.shape->misses;
+  // This object's keys become the shape. It is clean if no two of its
+  // keys collide: the written ones did not (else add_member() threw), so
+  // the dropped ones are checked against them and each other.
+  bool clean = true;
+  if (keys_) {
+    for (const CachedKey& c : o.keys) {
+      if (c.written == o.serial) continue;
+      const std::string_view name = name_of(o.names, c);
+      if (!keys_->try_add_member(Renamed{
+              name, c.target != nullptr ? c.renamed : name, c.target})) {
+        clean = false;
+        break;
+      }
+    }
+  }
+  Shape& s = *o.shape;
+  s.keys.swap(o.keys);
+  s.names.swap(o.names);
+  s.clean = clean;
+  s.context = o.context;
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::on_key(std::string_view name, bool plain) {
+  if (drop_ && stopped_) {
+    if (tracker_) tracker_->on_key(name);
+    value_end();
+    return Flow::stop;
+  }
+  Renamed k{name, name, nullptr};
+  if (cache_) {
+    find_key(name, plain, k);
+  } else {
+    if (tracker_) tracker_->on_key(name);
+    if (keys_) keys_->rename(name, plain, k);
+  }
+  if (!drop_) {
+    const Flow f = send_key(k, plain);
+    if (f != Flow::visit) value_end();
+    return f;
+  }
+  // Hold the key until its value shows whether the member is dropped.
+  // Names that outlive this call (plain ones, renamed ones) are held as
+  // views; others are copied.
+  if (!keys_ && !plain) {
+    key_copy_.assign(name);
+    k = Renamed{key_copy_, key_copy_, nullptr};
+  }
+  key_ = k;
+  key_plain_ = plain;
+  has_key_ = true;
+  return Flow::visit;
 }
 
 template <class Next>
@@ -267,6 +428,7 @@ Flow FusedFeatures<Next>::opened(Flow f, bool is_array) {
       tracker_->on_value_end();
     }
   }
+  if (cache_ && f == Flow::visit) push_open(is_array);
   return f;
 }
 
@@ -284,6 +446,7 @@ Flow FusedFeatures<Next>::begin_object() {
 template <class Next>
 void FusedFeatures<Next>::end_object() {
   if (drop_all_) in_array_.pop_back();
+  if (cache_) pop_open();
   if (keys_) keys_->close_object();
   next_.end_object();
   if (tracker_) tracker_->on_close();
@@ -303,6 +466,7 @@ Flow FusedFeatures<Next>::begin_array() {
 template <class Next>
 void FusedFeatures<Next>::end_array() {
   if (drop_all_) in_array_.pop_back();
+  if (cache_) pop_open();
   next_.end_array();
   if (tracker_) tracker_->on_close();
 }
@@ -430,7 +594,15 @@ void FusedFeatures<Next>::end_document() {
   has_key_ = false;
   stopped_ = false;
   in_array_.clear();
-  if (keys_) keys_->end_document();
+  depth_ = 0;
+  key_slot_ = nullptr;
+  // The shapes point at names the renamer forgets with its memory; a
+  // document with many shapes starts the next one afresh.
+  const bool forgot = keys_ && keys_->end_document();
+  if (forgot || shapes_.size() >= kMaxShapes) {
+    shapes_.clear();
+    root_ = nullptr;
+  }
   next_.end_document();
 }
 

@@ -128,6 +128,27 @@ const char* const kDocs[] = {
     R"([[{"createdAt":"2024-01-02"}],{"deep":{"createdAt":"x"}}])",
     R"({"createdAt":"2024-01-02T03:04:05Z","nested":{"createdAt":"y"}})",
     R"({"":null,"_":1,"__a":2,"a__b":3,"a_":4,"-a":5," a":6})",
+    // Records that repeat their keys (the key cache): the same keys, then
+    // another order, fewer keys, a new key, a colliding key.
+    R"([{"userId":1,"createdAt":"2024-01-02","x":{"aB":1,"c":null}},
+        {"userId":2,"createdAt":"2024-01-03","x":{"aB":2,"c":3}},
+        {"createdAt":"2024-01-04","userId":3,"x":{"c":4,"aB":5}},
+        {"userId":4},
+        {"userId":5,"createdAt":null,"x":{"aB":6,"c":7,"d":8}},
+        {"userId":6,"createdAt":"2024-01-05","x":{"aB":7,"a_b":8}}])",
+    // Colliding keys that are dropped as nulls, then written.
+    R"([{"a_b":null,"aB":null,"c":1},{"a_b":null,"aB":null,"c":2},
+        {"a_b":1,"aB":null,"c":3},{"a_b":1,"aB":2,"c":4}])",
+    R"([{"a_b":1,"aB":null},{"a_b":1,"aB":null},{"a_b":1,"aB":2}])",
+    R"([{"aB":null,"k":1},{"aB":null,"k":2},{"aB":null,"k":3,"a_b":4}])",
+    // Nested records at one depth, arrays of records, records in arrays.
+    R"([{"p":{"q":1},"r":{"s":null},"t":[{"u":1},{"u":null,"v":2}]},
+        {"p":{"q":2},"r":{"s":3},"t":[{"u":3},{"v":4,"u":5}]},
+        {"p":{"q":3},"r":[{"s":4}],"t":[[{"u":6}]],"createdAt":"2024-01-06"}])",
+    // A record key that needs escaping, and a record with escaped keys.
+    R"([{"a\u0042":1,"aB":null},{"aB":2,"a\u0042":null},{"aB":3,"a\u0042":4}])",
+    R"({"createdAt":"2024-01-02T03:04:05Z"} {"createdAt":"x"} {"userId":1})",
+    R"([{"createdAt":"2024-01-02"},{"createdAt":"2024-01-03"},{"createdAt":5}])",
 };
 
 }  // namespace
@@ -170,6 +191,70 @@ BOOST_AUTO_TEST_CASE(collisions_found_in_large_objects) {
     f.key_case = tf::KeyCase::snake;
     check_same(doc, f);
     BOOST_TEST(outcome(doc, fused(f, false)).starts_with("error: "));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_records) {
+  // Arrays of records over a few keys: mostly the same keys in the same
+  // order, sometimes another order, a missing or new key, a key that
+  // collides with another, nested records, nulls that drop members.
+  const std::vector<std::string> names = {
+      "userId", "user_id", "name", "createdAt", "aB", "a_b", "x"};
+  std::mt19937 rng(5);
+  for (int n = 0; n < 300; ++n) {
+    std::vector<std::string> base;
+    for (std::size_t i = 0; i < 3 + rng() % 3; ++i) {
+      base.push_back(names[rng() % names.size()]);
+    }
+    std::string doc = "[";
+    const std::size_t records = 2 + rng() % 6;
+    for (std::size_t r = 0; r < records; ++r) {
+      std::vector<std::string> keys = base;
+      switch (rng() % 6) {
+        case 0:
+          std::swap(keys[0], keys[rng() % keys.size()]);
+          break;
+        case 1:
+          keys.pop_back();
+          break;
+        case 2:
+          keys.push_back(names[rng() % names.size()]);
+          break;
+        default:
+          break;
+      }
+      doc += r > 0 ? ",{" : "{";
+      for (std::size_t k = 0; k < keys.size(); ++k) {
+        std::string value;
+        switch (rng() % 5) {
+          case 0:
+            value = "null";
+            break;
+          case 1:
+            value = R"({"aB":null,"a_b":1})";
+            break;
+          case 2:
+            value = R"("2024-01-02T03:04:05Z")";
+            break;
+          default:
+            value = std::to_string(rng() % 100);
+            break;
+        }
+        doc += fmt::format("{}\"{}\":{}", k > 0 ? "," : "", keys[k], value);
+      }
+      doc += "}";
+    }
+    doc += "]";
+    for (const tf::KeyCase s : {tf::KeyCase::snake, tf::KeyCase::camel}) {
+      Features f;
+      f.key_case = s;
+      check_same(doc, f);
+      f.nulls = tf::NullPolicy::drop;
+      check_same(doc, f);
+      f.date_fields = {"$[*].createdAt", "$[*].x.createdAt"};
+      f.date_format = "yyyy-MM-dd HH:mm:ss";
+      check_same(doc, f);
+    }
   }
 }
 

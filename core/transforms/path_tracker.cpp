@@ -47,6 +47,22 @@ void PathTracker::enter_member(std::string_view name) {
   location_[depth_ - 1].key.assign(name);
 }
 
+void PathTracker::replay_member(std::string_view name, const KeyStep& step) {
+  // What enter_member() does when it computes `step`.
+  ++depth_;
+  if (location_.size() < depth_) location_.resize(depth_);
+  const std::size_t n = rules_.size();
+  if (masks_.size() < (depth_ + 1) * n) masks_.resize((depth_ + 1) * n);
+  std::uint64_t* to = &masks_[depth_ * n];
+  for (std::size_t r = 0; r < n; ++r) to[r] = step.masks[r];
+  if (step.dead) {
+    dead_from_ = depth_;
+    return;
+  }
+  location_[depth_ - 1].is_index = false;
+  location_[depth_ - 1].key.assign(name);
+}
+
 void PathTracker::enter_element(std::uint64_t i) {
   enter(path::Step::element(i));
   location_[depth_ - 1].is_index = true;

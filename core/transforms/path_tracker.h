@@ -5,6 +5,7 @@
 // Holds one frame per open container; never buffers values.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -58,6 +59,54 @@ class PathTracker {
     leave();
   }
 
+  // Replaying a member's step: records repeat their keys, so an owner that
+  // recognises a key as the same key of an object in the same context
+  // (equal Context) replays what entering it did instead of matching.
+
+  /// Rules matched by the replay functions at most; more are matched only.
+  static constexpr std::size_t kMaxReplayed = 4;
+  /// The state in which the members of the innermost (just opened) object
+  /// are entered. Only with at most kMaxReplayed rules.
+  struct Context {
+    bool dead = false;
+    std::array<std::uint64_t, kMaxReplayed> masks{};
+    bool operator==(const Context&) const = default;
+  };
+  /// What entering a member did, right after on_key().
+  struct KeyStep {
+    bool dead = false;
+    std::array<std::uint64_t, kMaxReplayed> masks{};
+  };
+  bool replayable() const { return rules_.size() <= kMaxReplayed; }
+  Context context() const {
+    Context c;
+    if (dead_from_ != 0) {
+      c.dead = true;
+      return c;
+    }
+    const std::uint64_t* m = &masks_[depth_ * rules_.size()];
+    for (std::size_t r = 0; r < rules_.size(); ++r) c.masks[r] = m[r];
+    return c;
+  }
+  KeyStep last_key_step() const {
+    KeyStep k;
+    if (dead_from_ != 0) {
+      k.dead = true;  // also when dead above: then the step is not used
+      return k;
+    }
+    const std::uint64_t* m = &masks_[depth_ * rules_.size()];
+    for (std::size_t r = 0; r < rules_.size(); ++r) k.masks[r] = m[r];
+    return k;
+  }
+  /// on_key() for a member whose step in this context is known.
+  void on_key(std::string_view name, const KeyStep& step) {
+    if (dead_from_ != 0) {
+      ++depth_;
+      return;
+    }
+    replay_member(name, step);
+  }
+
   /// Index of the first rule that selects the current value, or -1.
   int selected() const { return dead_from_ != 0 ? -1 : first_selecting(); }
   bool in_array() const { return !frames_.empty() && frames_.back().is_array; }
@@ -80,6 +129,7 @@ class PathTracker {
   void enter_member(std::string_view name);
   void enter_element(std::uint64_t i);
   void enter(const path::Step& s);
+  void replay_member(std::string_view name, const KeyStep& step);
   void leave() {
     // Only a child of the innermost open container has a level to leave;
     // the root value has no step.
