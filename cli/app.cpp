@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <unistd.h>
-#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <csignal>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/cli11.h"
 #include "cli/diagnostic.h"
 #include "cli/doc/generate.h"
 #include "cli/doc/help.h"
