@@ -323,9 +323,10 @@ inline Code IndexWalker<H>::scalar(std::uint32_t i, bool quiet) {
 }
 
 template <class H>
-inline IndexWalker<H>::Open IndexWalker<H>::open(bool array, std::uint32_t i,
-                                                 std::uint32_t depth,
-                                                 Code& err) {
+inline typename IndexWalker<H>::Open IndexWalker<H>::open(bool array,
+                                                          std::uint32_t i,
+                                                          std::uint32_t depth,
+                                                          Code& err) {
   if (depth >= max_depth_) {
     err = simdjson::DEPTH_ERROR;
     return Open::end;

@@ -1,6 +1,7 @@
 // libFuzzer target for the JSON reader and writer. For any input:
 // - the simdjson engine and the scalar parser agree (same error code and
-//   offset; same events when valid), as a stream and as JSON Lines;
+//   offset; same events when valid), as a stream and as JSON Lines, also
+//   when the handler skips values and stops;
 // - a valid input written by the JSON writer (compact, pretty, ASCII) and
 //   read back gives the same events.
 #include <cstdint>
@@ -19,15 +20,25 @@ namespace {
 class Recorder final : public jbx::Handler {
  public:
   std::string log;
+  // Queries skip and stop: with `skipping`, the value of a key of odd
+  // length is skipped, every third array too, and a key "stop" stops.
+  bool skipping = false;
+  int arrays = 0;
   jbx::Flow begin_object() override { return add('{'); }
   jbx::Flow key(std::string_view k) override {
     log += 'k';
     log.append(k);
     log += '\0';
-    return jbx::Flow::visit;
+    if (!skipping) return jbx::Flow::visit;
+    if (k == "stop") return jbx::Flow::stop;
+    return k.size() % 2 == 1 ? jbx::Flow::skip : jbx::Flow::visit;
   }
   void end_object() override { log += '}'; }
-  jbx::Flow begin_array() override { return add('['); }
+  jbx::Flow begin_array() override {
+    log += '[';
+    if (skipping && ++arrays % 3 == 0) return jbx::Flow::skip;
+    return jbx::Flow::visit;
+  }
   void end_array() override { log += ']'; }
   void null_value() override { log += 'z'; }
   void bool_value(bool b) override { log += b ? 't' : 'f'; }
@@ -61,13 +72,15 @@ struct Outcome {
   std::string error;
 };
 
-Outcome read(const std::string& text, jbx::JsonMode mode, bool simd) {
+Outcome read(const std::string& text, jbx::JsonMode mode, bool simd,
+             bool skipping = false) {
   auto src = jbx::Source::from_memory("fuzz", text);
   jbx::ReadOptions ro;
   ro.max_depth = 64;
   jbx::JsonReader reader(*src, ro, mode);
   if (!simd) reader.set_simd_limit(0);
   Recorder rec;
+  rec.skipping = skipping;
   Outcome out;
   for (int guard = 0; guard < 100000; ++guard) {
     try {
@@ -91,6 +104,13 @@ void check(const std::string& text, jbx::JsonMode mode) {
   const Outcome a = read(text, mode, true);
   const Outcome b = read(text, mode, false);
   if (a.error != b.error) fail("engines disagree on the error");
+  // Skipped values are still checked, and a stop ends only its document.
+  const Outcome sa = read(text, mode, true, true);
+  const Outcome sb = read(text, mode, false, true);
+  if (sa.error != sb.error) fail("engines disagree on the error (skipping)");
+  if (sa.error.empty() && sa.events != sb.events) {
+    fail("engines disagree on skipped events");
+  }
   if (!a.error.empty()) return;
   if (a.events != b.events) fail("engines disagree on the events");
   for (int variant = 0; variant < 3; ++variant) {
