@@ -218,8 +218,8 @@ class IndexWalker {
   // A member name; false when the walk must end (err set, or stopped).
   [[gnu::always_inline]] bool member_key(std::uint32_t i, std::uint32_t depth,
                                          Code& err);
-  // Checks the container opening at token i, `depth` deep, without events;
-  // i ends past it.
+  // Passes over the container opening at token i, `depth` deep, without
+  // events; i ends past it.
   Code skip_container(std::uint32_t& i, std::uint32_t depth);
 
   H& h_;
@@ -377,68 +377,23 @@ inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
   return true;
 }
 
-// A skipped value is checked as strictly as a visited one, by a walk of
-// its own that sends nothing: its grammar, its scalars and its depth.
+// A skipped container is passed over by bracket counting on the index, as
+// simdjson's On-Demand skips: stage 1 has checked its UTF-8, strings and
+// control characters, but its grammar and scalars are not looked at (a
+// query reads only what it needs). Its depth still counts.
 template <class H>
 Code IndexWalker<H>::skip_container(std::uint32_t& i, std::uint32_t depth) {
-  const std::uint32_t base = depth;
-  Code err = simdjson::SUCCESS;
-open:  // token i opens a container at `depth`
-  if (depth >= max_depth_) return simdjson::DEPTH_ERROR;
-  stack_[depth++] = buf_[idx_[i]] == '[' ? 1 : 0;
-  ++i;
-  if (at(i) == (stack_[depth - 1] ? ']' : '}')) {
-    ++i;
-    goto closed;
-  }
-  if (stack_[depth - 1]) goto value;
-member:
-  if (at(i) != '"') return simdjson::TAPE_ERROR;
-  if (escaped(i)) {
-    std::string_view k;
-    const std::string_view raw = string_text(i);
-    if (raw.data() == nullptr || !unescape(raw, k)) {
-      return simdjson::STRING_ERROR;
+  std::uint32_t open = 1;
+  for (++i; i < n_; ++i) {
+    const char c = buf_[idx_[i]];
+    if (c == '{' || c == '[') {
+      if (depth + ++open > max_depth_) return simdjson::DEPTH_ERROR;
+    } else if ((c == '}' || c == ']') && --open == 0) {
+      ++i;
+      return simdjson::SUCCESS;
     }
   }
-  if (at(i + 1) != ':') return simdjson::TAPE_ERROR;
-  i += 2;
-value:
-  switch (at(i)) {
-    case '{':
-    case '[':
-      goto open;
-    case '\0':
-    case '}':
-    case ']':
-    case ',':
-    case ':':
-      return simdjson::TAPE_ERROR;
-    default:
-      err = scalar(i, true);
-      if (err) return err;
-      ++i;
-  }
-next:
-  switch (at(i)) {
-    case ',':
-      ++i;
-      if (stack_[depth - 1]) goto value;
-      goto member;
-    case ']':
-      if (!stack_[depth - 1]) return simdjson::TAPE_ERROR;
-      ++i;
-      goto closed;
-    case '}':
-      if (stack_[depth - 1]) return simdjson::TAPE_ERROR;
-      ++i;
-      goto closed;
-    default:
-      return simdjson::TAPE_ERROR;
-  }
-closed:
-  if (--depth == base) return simdjson::SUCCESS;
-  goto next;
+  return simdjson::TAPE_ERROR;
 }
 
 // The states of the walk, as in simdjson's own stage 2: after a container
@@ -493,7 +448,7 @@ object_field:
   if (at(i + 1) != ':') return simdjson::TAPE_ERROR;
   i += 2;
   if (!skip_next_) goto value;
-  // The handler skipped the member's value: checked, not sent.
+  // The handler skipped the member's value: passed over, not sent.
   skip_next_ = false;
   switch (at(i)) {
     case '{':
@@ -507,8 +462,7 @@ object_field:
     case ':':
       return simdjson::TAPE_ERROR;
     default:
-      err = scalar(i, true);
-      ++i;
+      ++i;  // a skipped scalar, like a skipped container, is not looked at
   }
   if (err) return err;
 object_continue:

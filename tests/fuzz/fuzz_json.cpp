@@ -1,7 +1,7 @@
 // libFuzzer target for the JSON reader and writer. For any input:
 // - the simdjson engine and the scalar parser agree (same error code and
-//   offset; same events when valid), as a stream and as JSON Lines, also
-//   when the handler skips values and stops;
+//   offset; same events when valid), as a stream and as JSON Lines, and
+//   the same events on valid input when the handler skips and stops;
 // - a valid input written by the JSON writer (compact, pretty, ASCII) and
 //   read back gives the same events.
 #include <cstdint>
@@ -104,15 +104,15 @@ void check(const std::string& text, jbx::JsonMode mode) {
   const Outcome a = read(text, mode, true);
   const Outcome b = read(text, mode, false);
   if (a.error != b.error) fail("engines disagree on the error");
-  // Skipped values are still checked, and a stop ends only its document.
-  const Outcome sa = read(text, mode, true, true);
-  const Outcome sb = read(text, mode, false, true);
-  if (sa.error != sb.error) fail("engines disagree on the error (skipping)");
-  if (sa.error.empty() && sa.events != sb.events) {
-    fail("engines disagree on skipped events");
-  }
   if (!a.error.empty()) return;
   if (a.events != b.events) fail("engines disagree on the events");
+  // On valid input, skipping values and stopping give the same events from
+  // both engines (on invalid input the simdjson engine passes over what is
+  // skipped unchecked, as On-Demand does, and the scalar parser does not).
+  const Outcome sa = read(text, mode, true, true);
+  const Outcome sb = read(text, mode, false, true);
+  if (!sa.error.empty() || !sb.error.empty()) fail("skipping gave an error");
+  if (sa.events != sb.events) fail("engines disagree on skipped events");
   for (int variant = 0; variant < 3; ++variant) {
     jbx::WriteOptions o;
     o.compact = variant == 0;
