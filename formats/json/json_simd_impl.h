@@ -48,6 +48,12 @@ inline bool is_digit(char c) {
   return static_cast<unsigned char>(c - '0') < 10;
 }
 
+// Whether a token starting with c can be a value: not a separator, a
+// closing bracket, or past the last token (NUL).
+inline bool starts_value(char c) {
+  return c != '\0' && c != '}' && c != ']' && c != ',' && c != ':';
+}
+
 enum class NumberKind { invalid, integer, decimal };
 
 // RFC 8259 number grammar; stage 1 only says where a token starts.
@@ -194,14 +200,6 @@ class IndexWalker {
     }
     return {buf_ + b + 1, e - b - 2};
   }
-  // Whether the string token i may hold an escape: a check of what a
-  // skipped string needs (stage 1 has found its closing quote; the bytes
-  // from there to the next token are whitespace).
-  bool escaped(std::uint32_t i) const {
-    const std::size_t b = idx_[i] + 1;
-    const std::size_t e = i + 1 < n_ ? idx_[i + 1] : len_;
-    return e <= b || has_backslash(buf_ + b, e - b);
-  }
   // Unescapes `raw` (a string's text with a backslash) into scratch_.
   bool unescape(std::string_view raw, std::string_view& out);
 
@@ -211,7 +209,7 @@ class IndexWalker {
   // checked).
   std::size_t end_after_stop(std::uint32_t i, std::uint32_t open) const;
   // Inlined into run(): a call per token is a good part of the walk.
-  [[gnu::always_inline]] Code scalar(std::uint32_t i, bool quiet);
+  [[gnu::always_inline]] Code scalar(std::uint32_t i);
   enum class Open { visited, skipped, end };  // end: err set, or stopped
   [[gnu::always_inline]] Open open(bool array, std::uint32_t i,
                                    std::uint32_t depth, Code& err);
@@ -263,15 +261,13 @@ std::size_t IndexWalker<H>::end_after_stop(std::uint32_t i,
 }
 
 template <class H>
-inline Code IndexWalker<H>::scalar(std::uint32_t i, bool quiet) {
+inline Code IndexWalker<H>::scalar(std::uint32_t i) {
   at_ = i;
   const char c = buf_[idx_[i]];
   if (c == '"') {
-    if (quiet && !escaped(i)) return simdjson::SUCCESS;
     const std::string_view raw = string_text(i);
     if (raw.data() == nullptr) return simdjson::STRING_ERROR;
     if (!has_backslash(raw.data(), raw.size())) {
-      if (quiet) return simdjson::SUCCESS;
       if constexpr (kTakesPlainText<H>) {
         h_.plain_string(raw);
       } else {
@@ -281,29 +277,28 @@ inline Code IndexWalker<H>::scalar(std::uint32_t i, bool quiet) {
     }
     std::string_view s;
     if (!unescape(raw, s)) return simdjson::STRING_ERROR;
-    if (!quiet) h_.string_value(s);
+    h_.string_value(s);
     return simdjson::SUCCESS;
   }
   const std::string_view t = token(i);
   switch (c) {
     case 't':
       if (t != "true") return simdjson::T_ATOM_ERROR;
-      if (!quiet) h_.bool_value(true);
+      h_.bool_value(true);
       return simdjson::SUCCESS;
     case 'f':
       if (t != "false") return simdjson::F_ATOM_ERROR;
-      if (!quiet) h_.bool_value(false);
+      h_.bool_value(false);
       return simdjson::SUCCESS;
     case 'n':
       if (t != "null") return simdjson::N_ATOM_ERROR;
-      if (!quiet) h_.null_value();
+      h_.null_value();
       return simdjson::SUCCESS;
     default:
       break;
   }
   const NumberKind kind = number_kind(t);
   if (kind == NumberKind::invalid) return simdjson::NUMBER_ERROR;
-  if (quiet) return simdjson::SUCCESS;
   if constexpr (kTakesDecimals<H>) {
     // Zero, overflow and simdjson's refusals take the text path: the
     // writer decides what they become.
@@ -424,14 +419,9 @@ value:  // token i starts a value inside `depth` containers
       ++i;
       if (array) goto array_begin;
       goto object_begin;
-    case '\0':
-    case '}':
-    case ']':
-    case ',':
-    case ':':
-      return simdjson::TAPE_ERROR;
     default:
-      err = scalar(i, false);
+      if (!starts_value(at(i))) return simdjson::TAPE_ERROR;
+      err = scalar(i);
       if (err) return err;
       ++i;
       goto after_value;
@@ -450,21 +440,13 @@ object_field:
   if (!skip_next_) goto value;
   // The handler skipped the member's value: passed over, not sent.
   skip_next_ = false;
-  switch (at(i)) {
-    case '{':
-    case '[':
-      err = skip_container(i, depth);
-      break;
-    case '\0':
-    case '}':
-    case ']':
-    case ',':
-    case ':':
-      return simdjson::TAPE_ERROR;
-    default:
-      ++i;  // a skipped scalar, like a skipped container, is not looked at
+  if (!starts_value(at(i))) return simdjson::TAPE_ERROR;
+  if (at(i) == '{' || at(i) == '[') {
+    err = skip_container(i, depth);
+    if (err) return err;
+  } else {
+    ++i;  // a skipped scalar, like a skipped container, is not looked at
   }
-  if (err) return err;
 object_continue:
   switch (at(i)) {
     case ',':
