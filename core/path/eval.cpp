@@ -7,7 +7,10 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <deque>
+#include <optional>
+#include <type_traits>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -21,39 +24,47 @@ namespace {
 // ---- exact numbers ----------------------------------------------------------
 
 /// A number as sign, significant digits (no leading or trailing zeros) and
-/// a power of ten: value = digits * 10^exp. Zero has no digits.
+/// a power of ten: value = digits * 10^exp. Zero has no digits. The digits
+/// live in the object itself unless there are many (a filter compares a
+/// number per candidate; it should not allocate), so it is not copied.
 struct Decimal {
   enum class Kind : std::uint8_t { finite, pos_inf, neg_inf, nan };
+  Decimal() = default;
+  Decimal(const Decimal&) = delete;
+  Decimal& operator=(const Decimal&) = delete;
+
   Kind kind = Kind::finite;
   bool neg = false;
-  std::string digits;
+  std::string_view digits;
   std::int64_t exp = 0;
+  char small[48];
+  std::string large;  // digits that do not fit `small`
 };
 
 constexpr std::int64_t kExpLimit = 1'000'000'000'000'000;
 
-Decimal parse_decimal(std::string_view s) {
-  Decimal d;
+void parse_decimal(std::string_view s, Decimal& d) {
   std::size_t i = 0;
   if (i < s.size() && (s[i] == '-' || s[i] == '+')) d.neg = s[i++] == '-';
   if (s.substr(i) == "inf") {
     d.kind = d.neg ? Decimal::Kind::neg_inf : Decimal::Kind::pos_inf;
-    return d;
+    return;
   }
   if (s.substr(i) == "nan") {
     d.kind = Decimal::Kind::nan;
-    return d;
+    return;
   }
-  std::string digits;
-  std::int64_t exp = 0;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9') digits += s[i++];
+  // The digits before and after the point, without the point.
+  const std::size_t int_begin = i;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+  const std::string_view int_part = s.substr(int_begin, i - int_begin);
+  std::string_view frac_part;
   if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      digits += s[i++];
-      --exp;
-    }
+    const std::size_t frac_begin = ++i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    frac_part = s.substr(frac_begin, i - frac_begin);
   }
+  std::int64_t exp = -static_cast<std::int64_t>(frac_part.size());
   if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
     ++i;
     bool eneg = false;
@@ -65,37 +76,49 @@ Decimal parse_decimal(std::string_view s) {
     }
     exp += eneg ? -e : e;
   }
+  // Copied, so that `s` need not outlive `d`.
+  const std::size_t n = int_part.size() + frac_part.size();
+  char* out = d.small;
+  if (n > sizeof d.small) {
+    d.large.resize(n);
+    out = d.large.data();
+  }
+  int_part.copy(out, int_part.size());
+  frac_part.copy(out + int_part.size(), frac_part.size());
+  const std::string_view digits(out, n);
   const std::size_t first = digits.find_first_not_of('0');
-  if (first == std::string::npos) {
+  if (first == std::string_view::npos) {
     d.neg = false;  // -0 == 0
-    return d;
+    return;
   }
   const std::size_t last = digits.find_last_not_of('0');
   exp += static_cast<std::int64_t>(digits.size() - 1 - last);
   d.digits = digits.substr(first, last - first + 1);
   d.exp = exp;
-  return d;
 }
 
-Decimal decimal_of(const Value& v) {
+void decimal_of(const Value& v, Decimal& d) {
   char buf[32];
   switch (v.type) {
     case Value::Type::int64: {
-      auto r = std::to_chars(buf, buf + sizeof buf, v.i);
+      const auto r = std::to_chars(buf, buf + sizeof buf, v.i);
       return parse_decimal(
-          std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+          std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)), d);
     }
     case Value::Type::uint64: {
-      auto r = std::to_chars(buf, buf + sizeof buf, v.u);
+      const auto r = std::to_chars(buf, buf + sizeof buf, v.u);
       return parse_decimal(
-          std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+          std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)), d);
     }
-    case Value::Type::float64:
-      if (std::isnan(v.d)) return parse_decimal("nan");
-      if (std::isinf(v.d)) return parse_decimal(v.d < 0 ? "-inf" : "inf");
-      return parse_decimal(fmt::format("{}", v.d));
+    case Value::Type::float64: {
+      if (std::isnan(v.d)) return parse_decimal("nan", d);
+      if (std::isinf(v.d)) return parse_decimal(v.d < 0 ? "-inf" : "inf", d);
+      // The shortest round-trip spelling, at most 24 characters.
+      const auto r = fmt::format_to_n(buf, sizeof buf, "{}", v.d);
+      return parse_decimal(std::string_view(buf, r.size), d);
+    }
     default:
-      return parse_decimal(v.text);
+      return parse_decimal(v.text, d);
   }
 }
 
@@ -212,8 +235,9 @@ class Engine {
  private:
   const Loc* child(const Loc* parent, Step s, bool track) {
     if (!track) return nullptr;
-    locs_.push_back(Loc{parent, s});
-    return &locs_.back();
+    if (!locs_) locs_.emplace();  // a deque allocates when it is made
+    locs_->push_back(Loc{parent, s});
+    return &locs_->back();
   }
 
   void select(const Selector& sel, const Node& n, std::vector<Node>& out,
@@ -343,10 +367,48 @@ class Engine {
     run(q.segments, 0, out, false);
   }
 
+  /// The node of a query of names and indices (`@.price`, `$.a[0]`), found
+  /// without node lists, as the comparisons of a filter need it per
+  /// candidate. False when the query has other segments, or a name matches
+  /// twice in one object (node lists then decide what is selected).
+  bool singular_node(const Query& q, const Value& cur, const Value*& out) {
+    const Value* v = q.relative ? &cur : &root_;
+    for (const Segment& seg : q.segments) {
+      if (seg.descendant || seg.selectors.size() != 1) return false;
+      const Selector& sel = seg.selectors[0];
+      if (sel.kind == Selector::Kind::name) {
+        if (v == nullptr || v->type != Value::Type::object) {
+          v = nullptr;
+          continue;
+        }
+        const Value* found = nullptr;
+        for (const auto& [k, m] : v->members) {
+          if (!name_matches(sel, k)) continue;
+          if (found != nullptr) return false;
+          found = &m;
+        }
+        v = found;
+      } else if (sel.kind == Selector::Kind::index) {
+        if (v == nullptr || v->type != Value::Type::array) {
+          v = nullptr;
+          continue;
+        }
+        const auto len = static_cast<std::int64_t>(v->items.size());
+        const std::int64_t i = sel.index < 0 ? len + sel.index : sel.index;
+        v = i < 0 || i >= len ? nullptr
+                              : &v->items[static_cast<std::size_t>(i)];
+      } else {
+        return false;
+      }
+    }
+    out = v;
+    return true;
+  }
+
   /// A comparable or function argument: a value, or Nothing (v null).
   struct Operand {
     const Value* v = nullptr;
-    Value tmp;
+    std::optional<Value> tmp;  // a Value is large: made only when needed
   };
 
   void operand(const Expr& e, const Value& cur, Operand& out) {
@@ -355,6 +417,7 @@ class Engine {
         out.v = &e.literal;
         return;
       case Expr::Kind::query: {
+        if (singular_node(e.query, cur, out.v)) return;
         std::vector<Node> nodes;
         query_nodes(e.query, cur, nodes);
         out.v = nodes.size() == 1 ? nodes[0].v : nullptr;
@@ -369,10 +432,10 @@ class Engine {
   }
 
   void set_count(Operand& out, std::size_t n) {
-    out.tmp = Value();
-    out.tmp.type = Value::Type::uint64;
-    out.tmp.u = n;
-    out.v = &out.tmp;
+    out.tmp.emplace();
+    out.tmp->type = Value::Type::uint64;
+    out.tmp->u = n;
+    out.v = &*out.tmp;
   }
 
   void call(const Expr& e, const Value& cur, Operand& out) {
@@ -469,7 +532,8 @@ class Engine {
   // A pattern that comes from the document: not I-Regexp means the
   // function's result is false (RFC 9535 2.4.6), never an error.
   const re2::RE2* dynamic_regex(const std::string& pattern, Function f) {
-    auto& cache = cache_[f == Function::match ? 0 : 1];
+    if (!cache_) cache_ = std::make_unique<RegexCache>();
+    auto& cache = cache_->maps[f == Function::match ? 0 : 1];
     if (auto it = cache.find(pattern); it != cache.end())
       return it->second.get();
     std::unique_ptr<re2::RE2> re;
@@ -492,8 +556,12 @@ class Engine {
   }
 
   const Value& root_;
-  std::deque<Loc> locs_;
-  std::unordered_map<std::string, std::unique_ptr<re2::RE2>> cache_[2];
+  std::optional<std::deque<Loc>> locs_;
+  // Made on first use: most engines test a filter without a regex.
+  struct RegexCache {
+    std::unordered_map<std::string, std::unique_ptr<re2::RE2>> maps[2];
+  };
+  std::unique_ptr<RegexCache> cache_;
 };
 
 bool has_absolute(const Query& q);
@@ -543,14 +611,190 @@ bool is_number(const Value& v) {
          v.type == Value::Type::float64 || v.type == Value::Type::number;
 }
 
+namespace {
+
+// An integer against a double, by the double's shortest round-trip
+// spelling as compare_decimals() would, without building decimals.
+// Rounding to double is monotonic, so a strict order of the rounded integer
+// and the double is the order of the integer and any number that rounds to
+// the double, its spelling included. When they round alike, an integer of
+// at most 2^53 is the double's value and its spelling; a larger one needs
+// the digits (2 when it does).
+template <typename Int>
+int compare_int_double(Int i, double d) {
+  if (std::isnan(d)) return 2;
+  const auto r = static_cast<double>(i);
+  if (r < d) return -1;
+  if (r > d) return 1;
+  constexpr Int kExact = Int{1} << 53;
+  if constexpr (std::is_signed_v<Int>) {
+    if (i >= -kExact && i <= kExact) return 0;
+  } else {
+    if (i <= kExact) return 0;
+  }
+  return 3;
+}
+
+int flip(int c) { return c == 2 || c == 3 ? c : -c; }
+
+__extension__ using Int128 = __int128;
+
+// Reads the digits at p into m (m = m * 10^n + digits), eight at a time
+// where eight are left, and returns where they end. Past 19 digits m is
+// meaningless; the caller counts them.
+const char* read_digits(const char* p, const char* end, std::uint64_t& m) {
+  while (end - p >= 8) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    // All eight bytes in '0'..'9' (fast_float's test).
+    if ((((v & 0xF0F0F0F0F0F0F0F0) |
+          (((v + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4)) !=
+         0x3333333333333333)) {
+      break;
+    }
+    v -= 0x3030303030303030;
+    v = (v * 10) + (v >> 8);
+    v = (((v & 0x000000FF000000FF) * 0x000F424000000064) +
+         (((v >> 16) & 0x000000FF000000FF) * 0x0000271000000001)) >>
+        32;
+    m = m * 100000000 + v;
+    p += 8;
+  }
+  for (; p != end && *p >= '0' && *p <= '9'; ++p) {
+    m = m * 10 + static_cast<std::uint64_t>(*p - '0');
+  }
+  return p;
+}
+
+// A number spelled -?DIGITS(.DIGITS)? with at most 19 digits, 18 of them
+// after the point, as mantissa / 10^scale: the spelling of most decimals in
+// data, read exactly without building digits.
+bool short_decimal(std::string_view t, Int128& mantissa, int& scale) {
+  const char* p = t.data();
+  const char* const end = p + t.size();
+  const bool neg = p != end && *p == '-';
+  if (neg) ++p;
+  std::uint64_t m = 0;
+  const char* const int_begin = p;
+  p = read_digits(p, end, m);
+  int digits = static_cast<int>(p - int_begin);
+  int after = 0;
+  if (p != end && *p == '.') {
+    const char* const frac_begin = ++p;
+    p = read_digits(p, end, m);
+    after = static_cast<int>(p - frac_begin);
+    if (after == 0) return false;
+    digits += after;
+  }
+  if (p != end || digits == 0 || digits > 19 || after > 18) return false;
+  mantissa = neg ? -static_cast<Int128>(m) : static_cast<Int128>(m);
+  scale = after;
+  return true;
+}
+
+// An integer or a short exact spelling as mantissa / 10^scale.
+bool small_exact(const Value& v, Int128& mantissa, int& scale) {
+  scale = 0;
+  switch (v.type) {
+    case Value::Type::int64:
+      mantissa = v.i;
+      return true;
+    case Value::Type::uint64:
+      mantissa = v.u;
+      return true;
+    case Value::Type::number:
+      return short_decimal(v.text, mantissa, scale);
+    default:
+      return false;
+  }
+}
+
+// Numbers small_exact() reads, compared exactly; 3 when it cannot read one.
+int compare_small_exact(const Value& a, const Value& b) {
+  Int128 x = 0;
+  Int128 y = 0;
+  int sx = 0;
+  int sy = 0;
+  if (!small_exact(a, x, sx) || !small_exact(b, y, sy)) return 3;
+  // |mantissa| < 2^64 and scales differ by at most 18: no overflow.
+  for (; sx < sy; ++sx) x *= 10;
+  for (; sy < sx; ++sy) y *= 10;
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+// The nearest double of a number, if it has a finite one.
+bool nearest_double(const Value& v, double& out) {
+  switch (v.type) {
+    case Value::Type::int64:
+      out = static_cast<double>(v.i);
+      return true;
+    case Value::Type::uint64:
+      out = static_cast<double>(v.u);
+      return true;
+    case Value::Type::float64:
+      out = v.d;
+      return std::isfinite(out);
+    default: {
+      const char* end = v.text.data() + v.text.size();
+      const auto r = std::from_chars(v.text.data(), end, out);
+      return r.ec == std::errc() && r.ptr == end && std::isfinite(out);
+    }
+  }
+}
+
+}  // namespace
+
 int compare_numbers(const Value& a, const Value& b) {
-  if (a.type == Value::Type::int64 && b.type == Value::Type::int64) {
-    return a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
+  using T = Value::Type;
+  int c = 3;  // 3: not decided without the digits
+  if (a.type == T::int64) {
+    if (b.type == T::int64) return a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
+    if (b.type == T::uint64) {
+      if (a.i < 0) return -1;
+      const auto u = static_cast<std::uint64_t>(a.i);
+      return u < b.u ? -1 : (u > b.u ? 1 : 0);
+    }
+    if (b.type == T::float64) c = compare_int_double(a.i, b.d);
+  } else if (a.type == T::uint64) {
+    if (b.type == T::uint64) return a.u < b.u ? -1 : (a.u > b.u ? 1 : 0);
+    if (b.type == T::int64) {
+      if (b.i < 0) return 1;
+      const auto u = static_cast<std::uint64_t>(b.i);
+      return a.u < u ? -1 : (a.u > u ? 1 : 0);
+    }
+    if (b.type == T::float64) c = compare_int_double(a.u, b.d);
+  } else if (a.type == T::float64) {
+    if (b.type == T::float64) {
+      // Distinct doubles have spellings in the same order.
+      if (std::isnan(a.d) || std::isnan(b.d)) return 2;
+      return a.d < b.d ? -1 : (a.d > b.d ? 1 : 0);
+    }
+    if (b.type == T::int64) c = flip(compare_int_double(b.i, a.d));
+    if (b.type == T::uint64) c = flip(compare_int_double(b.u, a.d));
   }
-  if (a.type == Value::Type::uint64 && b.type == Value::Type::uint64) {
-    return a.u < b.u ? -1 : (a.u > b.u ? 1 : 0);
+  if (a.type == T::number || b.type == T::number) {
+    c = compare_small_exact(a, b);
   }
-  return compare_decimals(decimal_of(a), decimal_of(b));
+  if (c != 3) return c;
+  // Exact spellings: rounding is monotonic, so nearest doubles in strict
+  // order are the numbers' order (as for compare_int_double); only numbers
+  // that round alike need their digits.
+  if (a.type == T::number || b.type == T::number) {
+    double x = 0;
+    double y = 0;
+    if (nearest_double(a, x) && nearest_double(b, y) && x != y) {
+      return x < y ? -1 : 1;
+    }
+  }
+  return detail::compare_by_digits(a, b);
+}
+
+int detail::compare_by_digits(const Value& a, const Value& b) {
+  Decimal da;
+  Decimal db;
+  decimal_of(a, da);
+  decimal_of(b, db);
+  return compare_decimals(da, db);
 }
 
 bool values_equal(const Value& a, const Value& b) {
@@ -603,11 +847,67 @@ std::vector<std::pair<const Value*, std::vector<Step>>> select(
 
 // ---- StreamSelector ----------------------------------------------------
 
+/// Where a captured scalar goes: one Value reused from capture to capture,
+/// as a filter over scalars (`$.prices[?@ > 10]`) captures one per member
+/// and a tree per scalar costs more than the test. Annotated scalars take
+/// the tree builder (they are rare and carry vectors).
+class StreamSelector::ScalarCapture final : public Handler {
+ public:
+  const Value& value() const { return v_; }
+
+  Flow begin_object() override { return Flow::skip; }  // never sent
+  Flow key(std::string_view) override { return Flow::skip; }
+  void end_object() override {}
+  Flow begin_array() override { return Flow::skip; }
+  void end_array() override {}
+  void null_value() override { v_.type = Value::Type::null; }
+  void bool_value(bool b) override {
+    v_.type = Value::Type::boolean;
+    v_.boolean = b;
+  }
+  void int_value(std::int64_t x) override {
+    v_.type = Value::Type::int64;
+    v_.i = x;
+  }
+  void uint_value(std::uint64_t x) override {
+    v_.type = Value::Type::uint64;
+    v_.u = x;
+  }
+  void double_value(double x) override {
+    v_.type = Value::Type::float64;
+    v_.d = x;
+  }
+  void number_text(std::string_view text) override {
+    v_.type = Value::Type::number;
+    v_.text.assign(text);
+  }
+  void string_value(std::string_view s) override {
+    v_.type = Value::Type::string;
+    v_.text.assign(s);
+  }
+  void bytes_value(std::span<const std::uint8_t> b) override {
+    v_.type = Value::Type::bytes;
+    v_.text.assign(reinterpret_cast<const char*>(b.data()), b.size());
+  }
+  void timestamp_value(const Timestamp& t) override {
+    v_.type = Value::Type::timestamp;
+    v_.ts = t;
+    v_.text.assign(t.zone);
+    v_.ts.zone = {};
+  }
+  void annotation(const Annotation&) override {}  // never sent
+  void end_document() override {}
+
+ private:
+  Value v_;
+};
+
 StreamSelector::StreamSelector(const Query& q, NodeSink& sink)
     : query_(q),
       sink_(sink),
       builder_(std::make_unique<TreeBuilder>()),
-      pruner_(std::make_unique<PruningBuilder>(*builder_)) {
+      pruner_(std::make_unique<PruningBuilder>(*builder_)),
+      scalar_(std::make_unique<ScalarCapture>()) {
   if (!has_absolute(query_)) {
     const auto& segs = query_.segments;
     while (split_ < segs.size() && !segs[split_].descendant &&
@@ -668,7 +968,7 @@ StreamSelector::Admit StreamSelector::admit_value(bool container) {
 
 Handler* StreamSelector::target() {
   if (mode_ == Mode::emit) return emit_to_;
-  return pruner_.get();
+  return capture_to_;
 }
 
 void StreamSelector::flush_annotations(Handler& h) {
@@ -692,7 +992,12 @@ void StreamSelector::start(Admit a, bool container) {
     const std::size_t d = frames_.size();
     candidate_capture_ = d > 0 && frames_.back().candidates;
     mode_ = Mode::capture;
-    pruner_->reset(candidate_capture_ ? &candidate_needs_ : &rest_needs_);
+    if (!container && pending_.empty()) {
+      capture_to_ = scalar_.get();
+    } else {
+      capture_to_ = pruner_.get();
+      pruner_->reset(candidate_capture_ ? &candidate_needs_ : &rest_needs_);
+    }
   }
   inner_depth_ = container ? 1 : 0;
   flush_annotations(*target());
@@ -710,19 +1015,22 @@ void StreamSelector::value_done() {
 
 void StreamSelector::finish_capture() {
   mode_ = Mode::path;
-  builder_->end_document();
-  const Value v = builder_->take();
-  const std::vector<Step> base = location();
+  std::optional<Value> tree;
+  if (capture_to_ != scalar_.get()) {
+    builder_->end_document();
+    tree.emplace(builder_->take());
+  }
+  const Value& v = tree ? *tree : scalar_->value();
   const auto& segs = query_.segments;
   bool go_on = true;
   if (candidate_capture_) {
     candidate_capture_ = false;
     Engine engine(v);
     if (engine.test(*segs[split_].selectors[0].filter, v)) {
-      go_on = emit_tree(segs, split_ + 1, v, v, base, sink_);
+      go_on = emit_tree(segs, split_ + 1, v, v, location(), sink_);
     }
   } else {
-    go_on = emit_tree(segs, split_, v, v, base, sink_);
+    go_on = emit_tree(segs, split_, v, v, location(), sink_);
   }
   if (!go_on) stopped_ = true;
 }

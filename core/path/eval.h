@@ -37,6 +37,11 @@ class NodeSink {
 /// NaN compares unequal to everything (returns 2).
 int compare_numbers(const Value& a, const Value& b);
 bool is_number(const Value& v);
+namespace detail {
+/// compare_numbers() by decimal digits alone, without its shortcuts: the
+/// reference its tests compare it with.
+int compare_by_digits(const Value& a, const Value& b);
+}  // namespace detail
 /// Structural equality as RFC 9535 2.3.5.2.2 defines it (numbers by value).
 bool values_equal(const Value& a, const Value& b);
 
@@ -128,7 +133,10 @@ class StreamSelector final : public Handler {
   bool stopped_ = false;
   bool candidate_capture_ = false;  // the capture is a filter candidate
   std::unique_ptr<TreeBuilder> builder_;
-  std::unique_ptr<PruningBuilder> pruner_;    // feeds builder_
+  std::unique_ptr<PruningBuilder> pruner_;  // feeds builder_
+  class ScalarCapture;
+  std::unique_ptr<ScalarCapture> scalar_;     // a captured scalar
+  Handler* capture_to_ = nullptr;             // pruner_ or scalar_
   std::vector<NeedPattern> candidate_needs_;  // what a filter candidate needs
   std::vector<NeedPattern> rest_needs_;       // what segments [split_, n) need
   struct PendingAnnotation {

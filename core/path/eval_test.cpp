@@ -3,6 +3,13 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "core/error.h"
 #include "core/source.h"
@@ -113,6 +120,133 @@ BOOST_AUTO_TEST_CASE(numbers_compare_exactly) {
   nan.d = std::nan("");
   BOOST_TEST(compare_numbers(nan, nan) == 2);
   BOOST_TEST(!values_equal(nan, nan));
+}
+
+BOOST_AUTO_TEST_CASE(number_shortcuts_agree_with_digits) {
+  // Integers, doubles and spellings near the edges of each shortcut:
+  // 2^53, 2^63, 19 digits, 18 after the point, equal values spelled apart.
+  std::vector<Value> values;
+  const auto add_int = [&](std::int64_t x) {
+    Value v;
+    v.type = Value::Type::int64;
+    v.i = x;
+    values.push_back(v);
+  };
+  const auto add_uint = [&](std::uint64_t x) {
+    Value v;
+    v.type = Value::Type::uint64;
+    v.u = x;
+    values.push_back(v);
+  };
+  const auto add_double = [&](double x) {
+    Value v;
+    v.type = Value::Type::float64;
+    v.d = x;
+    values.push_back(v);
+  };
+  const std::int64_t p53 = std::int64_t{1} << 53;
+  for (const std::int64_t x :
+       {std::int64_t{0}, std::int64_t{1}, std::int64_t{-1}, std::int64_t{10},
+        p53 - 1, p53, p53 + 1, -p53 - 1, std::int64_t{1} << 60,
+        (std::int64_t{1} << 60) + 1, std::numeric_limits<std::int64_t>::max(),
+        std::numeric_limits<std::int64_t>::min(),
+        std::int64_t{1000000000000000000}}) {
+    add_int(x);
+  }
+  for (const std::uint64_t x :
+       {std::uint64_t{0}, std::uint64_t{1} << 63, (std::uint64_t{1} << 63) + 1,
+        std::numeric_limits<std::uint64_t>::max(),
+        std::uint64_t{10000000000000000000u}}) {
+    add_uint(x);
+  }
+  for (const double x :
+       {0.0, -0.0, 0.1, -0.1, 1.0, 1e18, 9007199254740992.0, 9007199254740994.0,
+        1152921504606846976.0, 9223372036854775808.0, 18446744073709551616.0,
+        1e300, 5e-324, 0.30000000000000004,
+        std::numeric_limits<double>::infinity(),
+        -std::numeric_limits<double>::infinity(), std::nan("")}) {
+    add_double(x);
+  }
+  for (const char* t : {"0",
+                        "-0",
+                        "0.0",
+                        "1",
+                        "1.0",
+                        "1.000000000000000000",
+                        "0.1",
+                        "0.10000000000000001",
+                        "-21972.92",
+                        "-21972.920",
+                        "9007199254740993",
+                        "1152921504606846976",
+                        "1152921504606847000",
+                        "1000000000000000000",
+                        "999999999999999999.9",
+                        "9223372036854775807",
+                        "9223372036854775808",
+                        "18446744073709551615",
+                        "18446744073709551616",
+                        "1234567890123456789",
+                        "12345678901234567890",
+                        "0.000000000000000001",
+                        "0.0000000000000000001",
+                        "1e18",
+                        "1E+18",
+                        "-1e-400",
+                        "1e400",
+                        "1.5e3"}) {
+    values.push_back(num(t));
+  }
+  // And random ones of every kind.
+  std::mt19937_64 rng(20261201);
+  for (int k = 0; k < 300; ++k) {
+    const std::uint64_t r = rng();
+    switch (k % 5) {
+      case 0:
+        add_int(static_cast<std::int64_t>(r) >> (rng() % 64));
+        break;
+      case 1:
+        add_uint(r >> (rng() % 64));
+        break;
+      case 2: {
+        double d = 0;
+        std::memcpy(&d, &r, sizeof d);
+        add_double(std::isnan(d) ? 0.5 : d);
+        break;
+      }
+      case 3:
+        add_double(
+            static_cast<double>(static_cast<std::int64_t>(r) >> (rng() % 64)));
+        break;
+      default: {
+        std::string t = std::to_string(r >> (rng() % 64));
+        const std::size_t point = rng() % (t.size() + 1);
+        if (point < t.size()) t.insert(t.size() - point, ".");
+        if (t.front() == '.') t.insert(0, "0");
+        if (rng() % 2) t.insert(0, "-");
+        values.push_back(num(t));
+      }
+    }
+  }
+  int disagreements = 0;
+  for (const Value& a : values) {
+    for (const Value& b : values) {
+      const int fast = compare_numbers(a, b);
+      const int slow = detail::compare_by_digits(a, b);
+      if (fast != slow && disagreements++ < 10) {
+        BOOST_ERROR("compare " << (a.type == Value::Type::number
+                                       ? a.text
+                                       : fmt::format("{}/{}/{}", a.i, a.u, a.d))
+                               << " with "
+                               << (b.type == Value::Type::number
+                                       ? b.text
+                                       : fmt::format("{}/{}/{}", b.i, b.u, b.d))
+                               << ": " << fast << " by shortcut, " << slow
+                               << " by digits");
+      }
+    }
+  }
+  BOOST_TEST(disagreements == 0);
 }
 
 BOOST_AUTO_TEST_CASE(streaming_skips_what_cannot_match) {

@@ -8,6 +8,8 @@
 #include "core/error.h"
 #include "core/path/path.h"
 
+#include <charconv>
+
 namespace jbx::path {
 
 namespace {
@@ -599,6 +601,15 @@ class Parser {
       e.kind = Expr::Kind::literal;
       e.literal.type = Value::Type::number;
       e.literal.text = parse_number();
+      // An integer literal compares as an integer: once per query, not
+      // once per candidate. (-0 keeps its spelling; it equals 0 either way.)
+      const std::string& t = e.literal.text;
+      std::int64_t v = 0;
+      const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+      if (r.ec == std::errc() && r.ptr == t.data() + t.size() && t != "-0") {
+        e.literal.type = Value::Type::int64;
+        e.literal.i = v;
+      }
       return e;
     }
     if (is_lc_alpha(c)) {
