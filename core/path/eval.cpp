@@ -1116,10 +1116,13 @@ Flow StreamSelector::key(std::string_view name) {
   if (stopped_) return Flow::stop;
   if (mode_ != Mode::path) return target()->key(name);
   Frame& f = frames_.back();
-  if (!f.candidates &&
-      !selects_step(query_.segments[frames_.size() - 1].selectors[0],
-                    Step::member(name))) {
-    return Flow::skip;
+  if (!f.candidates) {
+    // Most members are passed over by a plain name: compared here.
+    const Selector& sel = query_.segments[frames_.size() - 1].selectors[0];
+    const bool selected = sel.kind == Selector::Kind::name && !sel.ignore_case
+                              ? name == sel.name
+                              : selects_step(sel, Step::member(name));
+    if (!selected) return Flow::skip;
   }
   f.key.assign(name);
   return Flow::visit;
