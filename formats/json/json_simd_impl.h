@@ -56,24 +56,68 @@ inline bool starts_value(char c) {
 
 enum class NumberKind { invalid, integer, decimal };
 
-// RFC 8259 number grammar; stage 1 only says where a token starts.
-inline NumberKind number_kind(std::string_view s) {
+// Whether the eight bytes of w, loaded little-endian, are all ASCII
+// digits, and their value: the SWAR tests of simdjson's number parser.
+inline bool eight_digits(std::uint64_t w) {
+  return ((w & 0xF0F0F0F0F0F0F0F0) |
+          (((w + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4)) ==
+         0x3333333333333333;
+}
+inline std::uint64_t eight_digit_value(std::uint64_t w) {
+  w = (w & 0x0F0F0F0F0F0F0F0F) * 2561 >> 8;
+  w = (w & 0x00FF00FF00FF00FF) * 6553601 >> 16;
+  return (w & 0x0000FFFF0000FFFF) * 42949672960001 >> 32;
+}
+
+// What number_kind() finds besides the kind. A caller that ignores it has
+// its sums optimised away.
+struct NumberParts {
+  bool negative = false;
+  std::uint64_t magnitude = 0;  // the integer part when int_digits <= 19
+  std::size_t int_digits = 0;   // below 10^19 when <= 19: no overflow
+  std::size_t frac_digits = 0;
+};
+
+// RFC 8259 number grammar; stage 1 only says where a token starts. The
+// integer part's digits are added up on the way.
+inline NumberKind number_kind(std::string_view s, NumberParts& parts) {
   std::size_t i = 0;
   const std::size_t n = s.size();
   bool decimal = false;
-  if (i < n && s[i] == '-') ++i;
+  parts.negative = i < n && s[i] == '-';
+  if (parts.negative) ++i;
   if (i >= n) return NumberKind::invalid;
+  const std::size_t first = i;
+  std::uint64_t v = 0;
   if (s[i] == '0') {
     ++i;
   } else if (is_digit(s[i])) {
-    while (i < n && is_digit(s[i])) ++i;
+    // Eight digits at a time first: long integers (ids, timestamps) are
+    // common.
+    if constexpr (std::endian::native == std::endian::little) {
+      while (n - i >= 8) {
+        std::uint64_t w;
+        std::memcpy(&w, s.data() + i, 8);
+        if (!eight_digits(w)) break;
+        v = v * 100000000 + eight_digit_value(w);
+        i += 8;
+      }
+    }
+    while (i < n && is_digit(s[i])) {
+      v = v * 10 + static_cast<std::uint64_t>(s[i] - '0');
+      ++i;
+    }
   } else {
     return NumberKind::invalid;
   }
+  parts.magnitude = v;
+  parts.int_digits = i - first;
   if (i < n && s[i] == '.') {
     ++i;
     if (i >= n || !is_digit(s[i])) return NumberKind::invalid;
+    const std::size_t frac = i;
     while (i < n && is_digit(s[i])) ++i;
+    parts.frac_digits = i - frac;
     decimal = true;
   }
   if (i < n && (s[i] == 'e' || s[i] == 'E')) {
@@ -131,10 +175,15 @@ inline bool has_backslash(const char* s, std::size_t n) {
 #endif
 }
 
-// The binary writers take a decimal with its correctly rounded double
-// (decimal_value), so that simdjson's number parser does the conversion.
+// The binary writers take numbers the walk has parsed: a decimal with its
+// correctly rounded double (decimal_value, from simdjson's number parser)
+// and an integer within int64 as its value (json_integer). They also copy
+// short keys and strings in whole blocks (padded_key, padded_string): every
+// text the walk sends may be read detail::kWordCopy bytes from its start,
+// the input having padding past its end and the unescaped copies room in
+// scratch_.
 template <class H>
-constexpr bool kTakesDecimals =
+constexpr bool kBinaryWriter =
     std::is_same_v<H, CborWriter> ||
     std::is_same_v<H, msgpack::MsgpackWriter> || std::is_same_v<H, JsonbWriter>;
 
@@ -270,6 +319,8 @@ inline Code IndexWalker<H>::scalar(std::uint32_t i) {
     if (!has_backslash(raw.data(), raw.size())) {
       if constexpr (kTakesPlainText<H>) {
         h_.plain_string(raw);
+      } else if constexpr (kBinaryWriter<H>) {
+        h_.padded_string(raw);
       } else {
         h_.string_value(raw);
       }
@@ -277,7 +328,11 @@ inline Code IndexWalker<H>::scalar(std::uint32_t i) {
     }
     std::string_view s;
     if (!unescape(raw, s)) return simdjson::STRING_ERROR;
-    h_.string_value(s);
+    if constexpr (kBinaryWriter<H>) {
+      h_.padded_string(s);
+    } else {
+      h_.string_value(s);
+    }
     return simdjson::SUCCESS;
   }
   const std::string_view t = token(i);
@@ -297,12 +352,24 @@ inline Code IndexWalker<H>::scalar(std::uint32_t i) {
     default:
       break;
   }
-  const NumberKind kind = number_kind(t);
+  NumberParts parts;
+  const NumberKind kind = number_kind(t, parts);
   if (kind == NumberKind::invalid) return simdjson::NUMBER_ERROR;
-  if constexpr (kTakesDecimals<H>) {
-    // Zero, overflow and simdjson's refusals take the text path: the
-    // writer decides what they become.
-    if (kind == NumberKind::decimal) {
+  if constexpr (kBinaryWriter<H>) {
+    if (kind == NumberKind::integer) {
+      // Beyond int64 (rare) the writer decides from the text.
+      constexpr std::uint64_t kMax = std::uint64_t{1} << 63;
+      const std::uint64_t m = parts.magnitude;
+      if (parts.int_digits <= 19 && m < kMax + (parts.negative ? 1 : 0)) {
+        h_.json_integer(parts.negative ? static_cast<std::int64_t>(0 - m)
+                                       : static_cast<std::int64_t>(m));
+        return simdjson::SUCCESS;
+      }
+    } else if (parts.int_digits + parts.frac_digits <= 19) {
+      // simdjson 3.0's parse_double misjudges overflow for some longer
+      // mantissas ("0." and 20 or more digits) and returns a wrong double;
+      // those, zero, overflow and its refusals take the text path, where
+      // the writer decides what they become.
       double d = 0;
       const auto* p = reinterpret_cast<const std::uint8_t*>(t.data());
       if (simdjson::builtin::numberparsing::parse_double(p).get(d) ==
@@ -352,6 +419,8 @@ inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
   if (!has_backslash(raw.data(), raw.size())) {
     if constexpr (kTakesPlainText<H>) {
       kf = h_.plain_key(raw);
+    } else if constexpr (kBinaryWriter<H>) {
+      kf = h_.padded_key(raw);
     } else {
       kf = h_.key(raw);
     }
@@ -361,7 +430,11 @@ inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
       err = simdjson::STRING_ERROR;
       return false;
     }
-    kf = h_.key(k);
+    if constexpr (kBinaryWriter<H>) {
+      kf = h_.padded_key(k);
+    } else {
+      kf = h_.key(k);
+    }
   }
   if (kf == Flow::stop) {
     stopped = true;
