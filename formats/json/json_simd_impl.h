@@ -69,17 +69,42 @@ inline std::uint64_t eight_digit_value(std::uint64_t w) {
   return (w & 0x0000FFFF0000FFFF) * 42949672960001 >> 32;
 }
 
-// What number_kind() finds besides the kind. A caller that ignores it has
-// its sums optimised away.
+// What number_kind() finds besides the kind: the number as digits * 10^power
+// with the sign apart. A caller that ignores it has the sums optimised away.
 struct NumberParts {
   bool negative = false;
-  std::uint64_t magnitude = 0;  // the integer part when int_digits <= 19
-  std::size_t int_digits = 0;   // below 10^19 when <= 19: no overflow
+  // The integer and fraction digits read as one integer: exact when there
+  // are at most 19 of them (below 10^19, no overflow).
+  std::uint64_t digits = 0;
+  std::size_t int_digits = 0;
   std::size_t frac_digits = 0;
+  // The power of ten of the last digit; beyond +-10^6 it saturates, far
+  // outside any double's range.
+  std::int64_t power = 0;
 };
 
-// RFC 8259 number grammar; stage 1 only says where a token starts. The
-// integer part's digits are added up on the way.
+// Reads the digits from s[i] on into v; returns where they end. Eight at a
+// time first: long integers (ids, timestamps) and fractions are common.
+inline std::size_t read_digits(std::string_view s, std::size_t i,
+                               std::uint64_t& v) {
+  const std::size_t n = s.size();
+  if constexpr (std::endian::native == std::endian::little) {
+    while (n - i >= 8) {
+      std::uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      if (!eight_digits(w)) break;
+      v = v * 100000000 + eight_digit_value(w);
+      i += 8;
+    }
+  }
+  while (i < n && is_digit(s[i])) {
+    v = v * 10 + static_cast<std::uint64_t>(s[i] - '0');
+    ++i;
+  }
+  return i;
+}
+
+// RFC 8259 number grammar; stage 1 only says where a token starts.
 inline NumberKind number_kind(std::string_view s, NumberParts& parts) {
   std::size_t i = 0;
   const std::size_t n = s.size();
@@ -92,41 +117,33 @@ inline NumberKind number_kind(std::string_view s, NumberParts& parts) {
   if (s[i] == '0') {
     ++i;
   } else if (is_digit(s[i])) {
-    // Eight digits at a time first: long integers (ids, timestamps) are
-    // common.
-    if constexpr (std::endian::native == std::endian::little) {
-      while (n - i >= 8) {
-        std::uint64_t w;
-        std::memcpy(&w, s.data() + i, 8);
-        if (!eight_digits(w)) break;
-        v = v * 100000000 + eight_digit_value(w);
-        i += 8;
-      }
-    }
-    while (i < n && is_digit(s[i])) {
-      v = v * 10 + static_cast<std::uint64_t>(s[i] - '0');
-      ++i;
-    }
+    i = read_digits(s, i, v);
   } else {
     return NumberKind::invalid;
   }
-  parts.magnitude = v;
   parts.int_digits = i - first;
   if (i < n && s[i] == '.') {
     ++i;
     if (i >= n || !is_digit(s[i])) return NumberKind::invalid;
     const std::size_t frac = i;
-    while (i < n && is_digit(s[i])) ++i;
+    i = read_digits(s, i, v);
     parts.frac_digits = i - frac;
     decimal = true;
   }
+  parts.digits = v;
+  std::int64_t power = 0;
   if (i < n && (s[i] == 'e' || s[i] == 'E')) {
     ++i;
+    const bool negative_power = i < n && s[i] == '-';
     if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
     if (i >= n || !is_digit(s[i])) return NumberKind::invalid;
-    while (i < n && is_digit(s[i])) ++i;
+    for (; i < n && is_digit(s[i]); ++i) {
+      if (power < 1'000'000) power = power * 10 + (s[i] - '0');
+    }
+    if (negative_power) power = -power;
     decimal = true;
   }
+  parts.power = power - static_cast<std::int64_t>(parts.frac_digits);
   if (i != n) return NumberKind::invalid;
   return decimal ? NumberKind::decimal : NumberKind::integer;
 }
@@ -359,21 +376,22 @@ inline Code IndexWalker<H>::scalar(std::uint32_t i) {
     if (kind == NumberKind::integer) {
       // Beyond int64 (rare) the writer decides from the text.
       constexpr std::uint64_t kMax = std::uint64_t{1} << 63;
-      const std::uint64_t m = parts.magnitude;
+      const std::uint64_t m = parts.digits;
       if (parts.int_digits <= 19 && m < kMax + (parts.negative ? 1 : 0)) {
         h_.json_integer(parts.negative ? static_cast<std::int64_t>(0 - m)
                                        : static_cast<std::int64_t>(m));
         return simdjson::SUCCESS;
       }
-    } else if (parts.int_digits + parts.frac_digits <= 19) {
-      // simdjson 3.0's parse_double misjudges overflow for some longer
-      // mantissas ("0." and 20 or more digits) and returns a wrong double;
-      // those, zero, overflow and its refusals take the text path, where
-      // the writer decides what they become.
+    } else if (parts.int_digits + parts.frac_digits <= 19 &&
+               parts.power >= simdjson::internal::smallest_power &&
+               parts.power <= simdjson::internal::largest_power) {
+      // The digits are exact: simdjson's Eisel-Lemire step rounds them
+      // correctly, or declines (an infinity, a rare tie). Longer mantissas,
+      // zero, and what it declines take the text path, where the writer
+      // decides what they become.
       double d = 0;
-      const auto* p = reinterpret_cast<const std::uint8_t*>(t.data());
-      if (simdjson::builtin::numberparsing::parse_double(p).get(d) ==
-              simdjson::SUCCESS &&
+      if (simdjson::builtin::numberparsing::compute_float_64(
+              parts.power, parts.digits, parts.negative, d) &&
           d != 0 && std::isfinite(d)) {
         h_.decimal_value(t, d);
         return simdjson::SUCCESS;
