@@ -94,24 +94,40 @@ void JsonbWriter::put_string(std::string_view s) {
   while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) {
     ++ascii;
   }
-  if (ascii == s.size() && s.size() <= 47) {
-    char* p = buf_.grow(1 + s.size());
-    p[0] = static_cast<char>(0x49 + s.size());
-    if (!s.empty()) std::memcpy(p + 1, s.data(), s.size());
+  if (ascii == s.size()) {
+    if (s.size() <= 47) {
+      char* p = buf_.grow(1 + s.size());
+      p[0] = static_cast<char>(0x49 + s.size());
+      if (!s.empty()) std::memcpy(p + 1, s.data(), s.size());
+      return;
+    }
+    put(0x79);
+    put_int32(static_cast<std::int32_t>(s.size()));
+    buf_.append(s);
     return;
   }
+  // The text as UTF-16 code units, decoded once: every choice below reads
+  // them. A text has no more units than bytes.
+  if (utf16_.size() < s.size()) utf16_.resize(s.size());
+  char16_t* const u = utf16_.data();
+  for (std::size_t i = 0; i < ascii; ++i) u[i] = static_cast<char16_t>(s[i]);
+  std::size_t units = ascii;
   bool latin1 = true;
-  std::size_t units = ascii;  // UTF-16 code units
   for (std::size_t i = ascii; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
+      u[units++] = c;
       ++i;
-      ++units;
       continue;
     }
-    const char32_t cp = next_cp(s, i);
+    char32_t cp = next_cp(s, i);
     if (cp > 0xff) latin1 = false;
-    units += cp >= 0x10000 ? 2 : 1;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      u[units++] = static_cast<char16_t>(0xd800 + (cp >> 10));
+      cp = 0xdc00 + (cp & 0x3ff);
+    }
+    u[units++] = static_cast<char16_t>(cp);
   }
   if (latin1) {
     if (units <= 47) {
@@ -120,13 +136,8 @@ void JsonbWriter::put_string(std::string_view s) {
       put(0x79);
       put_int32(static_cast<std::int32_t>(units));
     }
-    if (units == s.size()) {
-      buf_.append(s);
-      return;
-    }
-    for (std::size_t i = 0; i < s.size();) {
-      put(static_cast<std::uint8_t>(next_cp(s, i)));
-    }
+    char* p = buf_.grow(units);
+    for (std::size_t k = 0; k < units; ++k) p[k] = static_cast<char>(u[k]);
     return;
   }
   if (units > std::numeric_limits<std::int32_t>::max() / 2) {
@@ -136,20 +147,8 @@ void JsonbWriter::put_string(std::string_view s) {
   // high or low byte.
   const std::size_t probe = std::min<std::size_t>(64, units);
   std::size_t zeroish = 0;
-  std::size_t seen = 0;
-  for (std::size_t i = 0; i < s.size() && seen < probe;) {
-    const char32_t cp = next_cp(s, i);
-    if (cp >= 0x10000) {
-      const char32_t v = cp - 0x10000;
-      const char32_t hi = 0xd800 + (v >> 10);
-      const char32_t lo = 0xdc00 + (v & 0x3ff);
-      zeroish += (hi & 0xff) == 0 || (hi >> 8) == 0;
-      if (++seen < probe) zeroish += (lo & 0xff) == 0 || (lo >> 8) == 0;
-      ++seen;
-    } else {
-      zeroish += (cp & 0xff) == 0 || (cp >> 8) == 0;
-      ++seen;
-    }
+  for (std::size_t k = 0; k < probe; ++k) {
+    zeroish += (u[k] & 0xff) == 0 || (u[k] >> 8) == 0;
   }
   const bool utf16 =
       zeroish == 0 || probe / zeroish >= 3 || s.size() > units * 2;
@@ -161,17 +160,10 @@ void JsonbWriter::put_string(std::string_view s) {
   }
   put(0x7c);
   put_int32(static_cast<std::int32_t>(units * 2));
-  for (std::size_t i = 0; i < s.size();) {
-    char32_t cp = next_cp(s, i);
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      const char32_t hi = 0xd800 + (cp >> 10);
-      put(static_cast<std::uint8_t>(hi));
-      put(static_cast<std::uint8_t>(hi >> 8));
-      cp = 0xdc00 + (cp & 0x3ff);
-    }
-    put(static_cast<std::uint8_t>(cp));
-    put(static_cast<std::uint8_t>(cp >> 8));
+  char* p = buf_.grow(units * 2);
+  for (std::size_t k = 0; k < units; ++k) {
+    p[2 * k] = static_cast<char>(u[k]);
+    p[2 * k + 1] = static_cast<char>(u[k] >> 8);
   }
 }
 

@@ -128,6 +128,7 @@ class JsonbWriter final : public Writer {
   std::vector<Patch> patches_;  // headers longer than one byte, in order
   std::unordered_map<std::string, std::int32_t> type_ids_;
   std::string scratch_;
+  std::u16string utf16_;    // put_string's decoded text
   bool annotated_ = false;  // a type name was written for the next value
 };
 
