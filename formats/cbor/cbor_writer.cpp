@@ -1,6 +1,7 @@
 #include "formats/cbor/cbor_writer.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -109,15 +110,6 @@ std::string_view strip_zeros(std::string_view s) {
 CborWriter::CborWriter(Sink& out, const WriteOptions& o)
     : out_(out), opts_(o) {}
 
-void CborWriter::head(std::uint8_t major, std::uint64_t arg) {
-  if (arg < 24) {
-    buf_.push_back(static_cast<char>((major << 5) | arg));
-    return;
-  }
-  char* p = buf_.grow(9);
-  buf_.truncate(buf_.size() - 9 + encode_head(p, major, arg));
-}
-
 // A text (3) or byte (2) string: head and bytes in one step.
 void CborWriter::text(std::uint8_t major, std::string_view bytes) {
   const std::size_t n = bytes.size();
@@ -131,21 +123,12 @@ void CborWriter::text(std::uint8_t major, std::string_view bytes) {
   buf_.append(bytes);
 }
 
-// Every value (or the first annotation before it) counts once in the
-// enclosing array; map pairs are counted by key().
-void CborWriter::value_start() {
-  if (counted_) {
-    counted_ = false;
-    return;
-  }
-  if (!stack_.empty() && stack_.back().major == 4) ++stack_.back().count;
-}
-
 std::string CborWriter::pointer() const {
   // A key, once written, stays where it is: a canonical head is inserted
   // at its container's start, after the keys of the containers around it.
   std::string p;
-  for (const Open& o : stack_) {
+  for (std::size_t level = 0; level < depth_; ++level) {
+    const Open& o = stack_[level];
     if (o.major == 5) {
       std::size_t head_len = 0;
       const std::string_view k = encoded_text(buf_.view(), o.key, head_len);
@@ -164,25 +147,20 @@ void CborWriter::refuse(Errc code, std::string message) const {
   throw e;
 }
 
-void CborWriter::begin(std::uint8_t major) {
-  value_start();
-  stack_.push_back({buf_.size(), 0, major, entry_starts_.size()});
-  if (!opts_.canonical) buf_.push_back(0);  // the head's byte, set by end()
+void CborWriter::grow_stack() {
+  stack_.resize(std::max<std::size_t>(16, stack_.size() * 2));
 }
 
-void CborWriter::end() {
-  const Open o = stack_.back();
-  stack_.pop_back();
-  if (!opts_.canonical) {
-    if (o.count < 24) {
-      buf_[o.pos] = static_cast<char>((o.major << 5) | o.count);
-    } else {
-      patches_.push_back({o.pos, o.count, o.major});
-    }
-    return;
-  }
-  // Deterministic encoding: the container is complete and last in buf_,
-  // so its entries can be sorted and its head inserted right away.
+void CborWriter::note_entry() { entry_starts_.push_back(buf_.size()); }
+
+void CborWriter::long_head(const Open& o) {
+  const auto at = static_cast<std::ptrdiff_t>(o.patch_at);
+  patches_.insert(patches_.begin() + at, Patch{o.pos, o.count, o.major});
+}
+
+// Deterministic encoding: the container is complete and last in buf_, so
+// its entries can be sorted and its head inserted right away.
+void CborWriter::end_canonical(const Open& o) {
   if (o.major == 5) sort_entries(o);
   entry_starts_.resize(o.entries);
   char h[9];
@@ -219,49 +197,6 @@ void CborWriter::sort_entries(const Open& o) {
               sorted.size());
 }
 
-Flow CborWriter::begin_object() {
-  begin(5);
-  return Flow::visit;
-}
-
-Flow CborWriter::key(std::string_view name) {
-  Open& o = stack_.back();
-  ++o.count;
-  o.key = buf_.size();
-  if (opts_.canonical) entry_starts_.push_back(buf_.size());
-  text(3, name);
-  return Flow::visit;
-}
-
-void CborWriter::end_object() { end(); }
-
-Flow CborWriter::begin_array() {
-  begin(4);
-  return Flow::visit;
-}
-
-void CborWriter::end_array() { end(); }
-
-void CborWriter::null_value() {
-  value_start();
-  buf_.push_back(static_cast<char>(0xf6));
-}
-
-void CborWriter::bool_value(bool b) {
-  value_start();
-  buf_.push_back(static_cast<char>(b ? 0xf5 : 0xf4));
-}
-
-void CborWriter::int_value(std::int64_t v) {
-  value_start();
-  if (v >= 0) {
-    head(0, static_cast<std::uint64_t>(v));
-  } else {
-    // -1 - v without overflow for INT64_MIN.
-    head(1, static_cast<std::uint64_t>(-(v + 1)));
-  }
-}
-
 void CborWriter::uint_value(std::uint64_t v) {
   value_start();
   head(0, v);
@@ -272,38 +207,33 @@ void CborWriter::double_value(double v) {
   float_value(v);
 }
 
-void CborWriter::float_value(double v) {
-  if (opts_.canonical) {
-    // Shortest of float16/32/64 that keeps the value exactly; every NaN
-    // becomes the quiet float16 NaN 0x7e00, as RFC 8949 4.2.2 suggests.
-    std::uint16_t h16;
-    if (std::isnan(v)) {
-      buf_.append("\xf9\x7e\x00", 3);
-      return;
-    }
-    if (exact_half(v, h16)) {
-      buf_.push_back(static_cast<char>(0xf9));
-      buf_.push_back(static_cast<char>(h16 >> 8));
-      buf_.push_back(static_cast<char>(h16 & 0xff));
-      return;
-    }
-    const auto f = static_cast<float>(v);
-    if (static_cast<double>(f) == v) {
-      std::uint32_t bits;
-      std::memcpy(&bits, &f, 4);
-      buf_.push_back(static_cast<char>(0xfa));
-      for (int s = 24; s >= 0; s -= 8) {
-        buf_.push_back(static_cast<char>(bits >> s));
-      }
-      return;
-    }
+// Shortest of float16/32/64 that keeps the value exactly; every NaN
+// becomes the quiet float16 NaN 0x7e00, as RFC 8949 4.2.2 suggests.
+void CborWriter::float_canonical(double v) {
+  std::uint16_t h16;
+  if (std::isnan(v)) {
+    buf_.append("\xf9\x7e\x00", 3);
+    return;
   }
-  std::uint64_t bits;
-  std::memcpy(&bits, &v, 8);
-  bits = __builtin_bswap64(bits);
+  if (exact_half(v, h16)) {
+    buf_.push_back(static_cast<char>(0xf9));
+    buf_.push_back(static_cast<char>(h16 >> 8));
+    buf_.push_back(static_cast<char>(h16 & 0xff));
+    return;
+  }
+  const auto f = static_cast<float>(v);
+  if (static_cast<double>(f) == v) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    buf_.push_back(static_cast<char>(0xfa));
+    for (int s = 24; s >= 0; s -= 8) {
+      buf_.push_back(static_cast<char>(bits >> s));
+    }
+    return;
+  }
   char* p = buf_.grow(9);
   p[0] = static_cast<char>(0xfb);
-  std::memcpy(p + 1, &bits, 8);
+  detail::store_be64(p + 1, std::bit_cast<std::uint64_t>(v));
 }
 
 // Integers: major type 0/1 within 64 bits, else a tag 2/3 bignum.
@@ -485,11 +415,6 @@ void CborWriter::number_text(std::string_view text) {
   float_value(d);
 }
 
-void CborWriter::string_value(std::string_view utf8) {
-  value_start();
-  text(3, utf8);
-}
-
 void CborWriter::bytes_value(std::span<const std::uint8_t> bytes) {
   value_start();
   head(2, bytes.size());
@@ -574,15 +499,14 @@ void CborWriter::annotation(const Annotation& a) {
 void CborWriter::end_document() {
   counted_ = false;
   if (!opts_.canonical) {
-    while (!stack_.empty()) end();  // a document cut short still gets counts
+    while (depth_ != 0) end();  // a document cut short still gets counts
   }
+  depth_ = 0;
+  in_array_ = false;
   const std::string_view all = buf_.view();
   if (patches_.empty()) {
     out_.write(all);
   } else {
-    // Containers end inner first; the splices go in document order.
-    std::sort(patches_.begin(), patches_.end(),
-              [](const Patch& a, const Patch& b) { return a.pos < b.pos; });
     std::size_t prev = 0;
     char h[9];
     for (const Patch& p : patches_) {
@@ -594,7 +518,6 @@ void CborWriter::end_document() {
   }
   buf_.clear();
   patches_.clear();
-  stack_.clear();
   entry_starts_.clear();
 }
 

@@ -56,33 +56,94 @@ inline bool starts_value(char c) {
 
 enum class NumberKind { invalid, integer, decimal };
 
+// Whether the eight bytes of w, loaded little-endian, are all ASCII
+// digits, and their value: the SWAR tests of simdjson's number parser.
+inline bool eight_digits(std::uint64_t w) {
+  return ((w & 0xF0F0F0F0F0F0F0F0) |
+          (((w + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4)) ==
+         0x3333333333333333;
+}
+inline std::uint64_t eight_digit_value(std::uint64_t w) {
+  w = (w & 0x0F0F0F0F0F0F0F0F) * 2561 >> 8;
+  w = (w & 0x00FF00FF00FF00FF) * 6553601 >> 16;
+  return (w & 0x0000FFFF0000FFFF) * 42949672960001 >> 32;
+}
+
+// What number_kind() finds besides the kind: the number as digits * 10^power
+// with the sign apart. A caller that ignores it has the sums optimised away.
+struct NumberParts {
+  bool negative = false;
+  // The integer and fraction digits read as one integer: exact when there
+  // are at most 19 of them (below 10^19, no overflow).
+  std::uint64_t digits = 0;
+  std::size_t int_digits = 0;
+  std::size_t frac_digits = 0;
+  // The power of ten of the last digit; beyond +-10^6 it saturates, far
+  // outside any double's range.
+  std::int64_t power = 0;
+};
+
+// Reads the digits from s[i] on into v; returns where they end. Eight at a
+// time first: long integers (ids, timestamps) and fractions are common.
+inline std::size_t read_digits(std::string_view s, std::size_t i,
+                               std::uint64_t& v) {
+  const std::size_t n = s.size();
+  if constexpr (std::endian::native == std::endian::little) {
+    while (n - i >= 8) {
+      std::uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      if (!eight_digits(w)) break;
+      v = v * 100000000 + eight_digit_value(w);
+      i += 8;
+    }
+  }
+  while (i < n && is_digit(s[i])) {
+    v = v * 10 + static_cast<std::uint64_t>(s[i] - '0');
+    ++i;
+  }
+  return i;
+}
+
 // RFC 8259 number grammar; stage 1 only says where a token starts.
-inline NumberKind number_kind(std::string_view s) {
+inline NumberKind number_kind(std::string_view s, NumberParts& parts) {
   std::size_t i = 0;
   const std::size_t n = s.size();
   bool decimal = false;
-  if (i < n && s[i] == '-') ++i;
+  parts.negative = i < n && s[i] == '-';
+  if (parts.negative) ++i;
   if (i >= n) return NumberKind::invalid;
+  const std::size_t first = i;
+  std::uint64_t v = 0;
   if (s[i] == '0') {
     ++i;
   } else if (is_digit(s[i])) {
-    while (i < n && is_digit(s[i])) ++i;
+    i = read_digits(s, i, v);
   } else {
     return NumberKind::invalid;
   }
+  parts.int_digits = i - first;
   if (i < n && s[i] == '.') {
     ++i;
     if (i >= n || !is_digit(s[i])) return NumberKind::invalid;
-    while (i < n && is_digit(s[i])) ++i;
+    const std::size_t frac = i;
+    i = read_digits(s, i, v);
+    parts.frac_digits = i - frac;
     decimal = true;
   }
+  parts.digits = v;
+  std::int64_t power = 0;
   if (i < n && (s[i] == 'e' || s[i] == 'E')) {
     ++i;
+    const bool negative_power = i < n && s[i] == '-';
     if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
     if (i >= n || !is_digit(s[i])) return NumberKind::invalid;
-    while (i < n && is_digit(s[i])) ++i;
+    for (; i < n && is_digit(s[i]); ++i) {
+      if (power < 1'000'000) power = power * 10 + (s[i] - '0');
+    }
+    if (negative_power) power = -power;
     decimal = true;
   }
+  parts.power = power - static_cast<std::int64_t>(parts.frac_digits);
   if (i != n) return NumberKind::invalid;
   return decimal ? NumberKind::decimal : NumberKind::integer;
 }
@@ -131,10 +192,15 @@ inline bool has_backslash(const char* s, std::size_t n) {
 #endif
 }
 
-// The binary writers take a decimal with its correctly rounded double
-// (decimal_value), so that simdjson's number parser does the conversion.
+// The binary writers take numbers the walk has parsed: a decimal with its
+// correctly rounded double (decimal_value, from simdjson's number parser)
+// and an integer within int64 as its value (json_integer). They also copy
+// short keys and strings in whole blocks (padded_key, padded_string): every
+// text the walk sends may be read detail::kWordCopy bytes from its start,
+// the input having padding past its end and the unescaped copies room in
+// scratch_.
 template <class H>
-constexpr bool kTakesDecimals =
+constexpr bool kBinaryWriter =
     std::is_same_v<H, CborWriter> ||
     std::is_same_v<H, msgpack::MsgpackWriter> || std::is_same_v<H, JsonbWriter>;
 
@@ -270,6 +336,8 @@ inline Code IndexWalker<H>::scalar(std::uint32_t i) {
     if (!has_backslash(raw.data(), raw.size())) {
       if constexpr (kTakesPlainText<H>) {
         h_.plain_string(raw);
+      } else if constexpr (kBinaryWriter<H>) {
+        h_.padded_string(raw);
       } else {
         h_.string_value(raw);
       }
@@ -277,7 +345,11 @@ inline Code IndexWalker<H>::scalar(std::uint32_t i) {
     }
     std::string_view s;
     if (!unescape(raw, s)) return simdjson::STRING_ERROR;
-    h_.string_value(s);
+    if constexpr (kBinaryWriter<H>) {
+      h_.padded_string(s);
+    } else {
+      h_.string_value(s);
+    }
     return simdjson::SUCCESS;
   }
   const std::string_view t = token(i);
@@ -297,16 +369,29 @@ inline Code IndexWalker<H>::scalar(std::uint32_t i) {
     default:
       break;
   }
-  const NumberKind kind = number_kind(t);
+  NumberParts parts;
+  const NumberKind kind = number_kind(t, parts);
   if (kind == NumberKind::invalid) return simdjson::NUMBER_ERROR;
-  if constexpr (kTakesDecimals<H>) {
-    // Zero, overflow and simdjson's refusals take the text path: the
-    // writer decides what they become.
-    if (kind == NumberKind::decimal) {
+  if constexpr (kBinaryWriter<H>) {
+    if (kind == NumberKind::integer) {
+      // Beyond int64 (rare) the writer decides from the text.
+      constexpr std::uint64_t kMax = std::uint64_t{1} << 63;
+      const std::uint64_t m = parts.digits;
+      if (parts.int_digits <= 19 && m < kMax + (parts.negative ? 1 : 0)) {
+        h_.json_integer(parts.negative ? static_cast<std::int64_t>(0 - m)
+                                       : static_cast<std::int64_t>(m));
+        return simdjson::SUCCESS;
+      }
+    } else if (parts.int_digits + parts.frac_digits <= 19 &&
+               parts.power >= simdjson::internal::smallest_power &&
+               parts.power <= simdjson::internal::largest_power) {
+      // The digits are exact: simdjson's Eisel-Lemire step rounds them
+      // correctly, or declines (an infinity, a rare tie). Longer mantissas,
+      // zero, and what it declines take the text path, where the writer
+      // decides what they become.
       double d = 0;
-      const auto* p = reinterpret_cast<const std::uint8_t*>(t.data());
-      if (simdjson::builtin::numberparsing::parse_double(p).get(d) ==
-              simdjson::SUCCESS &&
+      if (simdjson::builtin::numberparsing::compute_float_64(
+              parts.power, parts.digits, parts.negative, d) &&
           d != 0 && std::isfinite(d)) {
         h_.decimal_value(t, d);
         return simdjson::SUCCESS;
@@ -352,6 +437,8 @@ inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
   if (!has_backslash(raw.data(), raw.size())) {
     if constexpr (kTakesPlainText<H>) {
       kf = h_.plain_key(raw);
+    } else if constexpr (kBinaryWriter<H>) {
+      kf = h_.padded_key(raw);
     } else {
       kf = h_.key(raw);
     }
@@ -361,7 +448,11 @@ inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
       err = simdjson::STRING_ERROR;
       return false;
     }
-    kf = h_.key(k);
+    if constexpr (kBinaryWriter<H>) {
+      kf = h_.padded_key(k);
+    } else {
+      kf = h_.key(k);
+    }
   }
   if (kf == Flow::stop) {
     stopped = true;

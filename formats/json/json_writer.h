@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/byte_buffer.h"
 #include "core/options.h"
 #include "core/sink.h"
 #include "formats/format.h"
@@ -227,27 +228,6 @@ inline char* put_int(char* p, std::int64_t v) {
     u = 0 - u;
   }
   return put_uint(p, u);
-}
-
-// Copies n <= 32 bytes without reading or writing past them: two
-// overlapping moves of the largest power of two that fits, as memcpy does
-// for small sizes, but without the call.
-inline char* copy_short(char* p, const char* s, std::size_t n) {
-  if (n >= 16) {
-    std::memcpy(p, s, 16);
-    std::memcpy(p + n - 16, s + n - 16, 16);
-  } else if (n >= 8) {
-    std::memcpy(p, s, 8);
-    std::memcpy(p + n - 8, s + n - 8, 8);
-  } else if (n >= 4) {
-    std::memcpy(p, s, 4);
-    std::memcpy(p + n - 4, s + n - 4, 4);
-  } else if (n > 0) {
-    p[0] = s[0];
-    p[n / 2] = s[n / 2];
-    p[n - 1] = s[n - 1];
-  }
-  return p + n;
 }
 
 }  // namespace detail

@@ -15,30 +15,6 @@ namespace jbx {
 
 namespace {
 
-// Spec 4.2's INT encoding of `v` (as put_int32 writes it); returns its
-// length, at most 5.
-std::size_t encode_int32(char* out, std::int32_t v) {
-  if (v >= -16 && v <= 47) {
-    out[0] = static_cast<char>(v);
-    return 1;
-  }
-  if (v >= -2048 && v <= 2047) {
-    out[0] = static_cast<char>(0x38 + (v >> 8));
-    out[1] = static_cast<char>(v);
-    return 2;
-  }
-  if (v >= -262144 && v <= 262143) {
-    out[0] = static_cast<char>(0x44 + (v >> 16));
-    out[1] = static_cast<char>(v >> 8);
-    out[2] = static_cast<char>(v);
-    return 3;
-  }
-  out[0] = static_cast<char>(0x48);
-  const std::uint32_t be = __builtin_bswap32(static_cast<std::uint32_t>(v));
-  std::memcpy(out + 1, &be, 4);
-  return 5;
-}
-
 // No byte of the 8 at `p` has its high bit set.
 bool ascii8(const char* p) {
   std::uint64_t w;
@@ -104,42 +80,9 @@ char32_t next_cp(std::string_view s, std::size_t& i) {
 JsonbWriter::JsonbWriter(Sink& out, const WriteOptions& o)
     : out_(out), opt_(o) {}
 
-void JsonbWriter::value_start() {
-  if (annotated_) {  // the typed value was counted at its type name
-    annotated_ = false;
-    return;
-  }
-  if (!stack_.empty() && stack_.back().array) ++stack_.back().count;
-}
-
 void JsonbWriter::put_be(std::uint64_t v, int bytes) {
   char* p = buf_.grow(static_cast<std::size_t>(bytes));
   for (int i = bytes - 1; i >= 0; --i) *p++ = static_cast<char>(v >> (8 * i));
-}
-
-void JsonbWriter::put_int32(std::int32_t v) {
-  char* p = buf_.grow(5);
-  buf_.truncate(buf_.size() - 5 + encode_int32(p, v));
-}
-
-void JsonbWriter::put_int64(std::int64_t v) {
-  if (v >= -8 && v <= 15) {
-    put(static_cast<std::uint8_t>(0xe0 + v));
-  } else if (v >= -2048 && v <= 2047) {
-    put(static_cast<std::uint8_t>(0xd0 + (v >> 8)));
-    put(static_cast<std::uint8_t>(v));
-  } else if (v >= -262144 && v <= 262143) {
-    put(static_cast<std::uint8_t>(0xc4 + (v >> 16)));
-    put(static_cast<std::uint8_t>(v >> 8));
-    put(static_cast<std::uint8_t>(v));
-  } else if (v >= std::numeric_limits<std::int32_t>::min() &&
-             v <= std::numeric_limits<std::int32_t>::max()) {
-    put(0xbf);
-    put_be(static_cast<std::uint32_t>(v), 4);
-  } else {
-    put(0xbe);
-    put_be(static_cast<std::uint64_t>(v), 8);
-  }
 }
 
 // Spec 7.3: Latin-1 tags when every character fits; otherwise fastjson2's
@@ -151,24 +94,40 @@ void JsonbWriter::put_string(std::string_view s) {
   while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) {
     ++ascii;
   }
-  if (ascii == s.size() && s.size() <= 47) {
-    char* p = buf_.grow(1 + s.size());
-    p[0] = static_cast<char>(0x49 + s.size());
-    if (!s.empty()) std::memcpy(p + 1, s.data(), s.size());
+  if (ascii == s.size()) {
+    if (s.size() <= 47) {
+      char* p = buf_.grow(1 + s.size());
+      p[0] = static_cast<char>(0x49 + s.size());
+      if (!s.empty()) std::memcpy(p + 1, s.data(), s.size());
+      return;
+    }
+    put(0x79);
+    put_int32(static_cast<std::int32_t>(s.size()));
+    buf_.append(s);
     return;
   }
+  // The text as UTF-16 code units, decoded once: every choice below reads
+  // them. A text has no more units than bytes.
+  if (utf16_.size() < s.size()) utf16_.resize(s.size());
+  char16_t* const u = utf16_.data();
+  for (std::size_t i = 0; i < ascii; ++i) u[i] = static_cast<char16_t>(s[i]);
+  std::size_t units = ascii;
   bool latin1 = true;
-  std::size_t units = ascii;  // UTF-16 code units
   for (std::size_t i = ascii; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
+      u[units++] = c;
       ++i;
-      ++units;
       continue;
     }
-    const char32_t cp = next_cp(s, i);
+    char32_t cp = next_cp(s, i);
     if (cp > 0xff) latin1 = false;
-    units += cp >= 0x10000 ? 2 : 1;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      u[units++] = static_cast<char16_t>(0xd800 + (cp >> 10));
+      cp = 0xdc00 + (cp & 0x3ff);
+    }
+    u[units++] = static_cast<char16_t>(cp);
   }
   if (latin1) {
     if (units <= 47) {
@@ -177,13 +136,8 @@ void JsonbWriter::put_string(std::string_view s) {
       put(0x79);
       put_int32(static_cast<std::int32_t>(units));
     }
-    if (units == s.size()) {
-      buf_.append(s);
-      return;
-    }
-    for (std::size_t i = 0; i < s.size();) {
-      put(static_cast<std::uint8_t>(next_cp(s, i)));
-    }
+    char* p = buf_.grow(units);
+    for (std::size_t k = 0; k < units; ++k) p[k] = static_cast<char>(u[k]);
     return;
   }
   if (units > std::numeric_limits<std::int32_t>::max() / 2) {
@@ -193,20 +147,8 @@ void JsonbWriter::put_string(std::string_view s) {
   // high or low byte.
   const std::size_t probe = std::min<std::size_t>(64, units);
   std::size_t zeroish = 0;
-  std::size_t seen = 0;
-  for (std::size_t i = 0; i < s.size() && seen < probe;) {
-    const char32_t cp = next_cp(s, i);
-    if (cp >= 0x10000) {
-      const char32_t v = cp - 0x10000;
-      const char32_t hi = 0xd800 + (v >> 10);
-      const char32_t lo = 0xdc00 + (v & 0x3ff);
-      zeroish += (hi & 0xff) == 0 || (hi >> 8) == 0;
-      if (++seen < probe) zeroish += (lo & 0xff) == 0 || (lo >> 8) == 0;
-      ++seen;
-    } else {
-      zeroish += (cp & 0xff) == 0 || (cp >> 8) == 0;
-      ++seen;
-    }
+  for (std::size_t k = 0; k < probe; ++k) {
+    zeroish += (u[k] & 0xff) == 0 || (u[k] >> 8) == 0;
   }
   const bool utf16 =
       zeroish == 0 || probe / zeroish >= 3 || s.size() > units * 2;
@@ -218,17 +160,10 @@ void JsonbWriter::put_string(std::string_view s) {
   }
   put(0x7c);
   put_int32(static_cast<std::int32_t>(units * 2));
-  for (std::size_t i = 0; i < s.size();) {
-    char32_t cp = next_cp(s, i);
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      const char32_t hi = 0xd800 + (cp >> 10);
-      put(static_cast<std::uint8_t>(hi));
-      put(static_cast<std::uint8_t>(hi >> 8));
-      cp = 0xdc00 + (cp & 0x3ff);
-    }
-    put(static_cast<std::uint8_t>(cp));
-    put(static_cast<std::uint8_t>(cp >> 8));
+  char* p = buf_.grow(units * 2);
+  for (std::size_t k = 0; k < units; ++k) {
+    p[2 * k] = static_cast<char>(u[k]);
+    p[2 * k + 1] = static_cast<char>(u[k] >> 8);
   }
 }
 
@@ -238,7 +173,7 @@ void JsonbWriter::put_double(double v) {
   } else if (v == 1) {
     put(0xb3);
   } else if (v != 0 && v >= -2147483648.0 && v <= 2147483647.0 &&
-             std::trunc(v) == v) {
+             static_cast<double>(static_cast<std::int64_t>(v)) == v) {
     put(0xb4);
     put_int64(static_cast<std::int64_t>(v));
   } else {
@@ -371,64 +306,23 @@ void JsonbWriter::number_text(std::string_view text) {
   put_decimal(text);
 }
 
-Flow JsonbWriter::begin_object() {
-  value_start();
-  stack_.push_back({0, 0, false});
-  put(0xa6);
-  return Flow::visit;
+void JsonbWriter::grow_stack() {
+  stack_.resize(std::max<std::size_t>(16, stack_.size() * 2));
 }
 
-Flow JsonbWriter::key(std::string_view name) {
-  put_string(name);
-  return Flow::visit;
+void JsonbWriter::too_long(std::uint64_t count) {
+  throw Error(Errc::unsupported,
+              fmt::format("array of {} elements is too long for jsonb", count));
 }
 
-void JsonbWriter::end_object() {
-  stack_.pop_back();
-  put(0xa5);
-}
-
-Flow JsonbWriter::begin_array() {
-  value_start();
-  stack_.push_back({buf_.size(), 0, true});
-  put(0);  // the header's byte, set by end_array
-  return Flow::visit;
-}
-
-void JsonbWriter::end_array() {
-  const Frame f = stack_.back();
-  stack_.pop_back();
+void JsonbWriter::long_header(const Frame& f) {
   if (f.count >
       static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max())) {
-    throw Error(
-        Errc::unsupported,
-        fmt::format("array of {} elements is too long for jsonb", f.count));
+    too_long(f.count);
   }
-  if (f.count < 16) {
-    buf_[f.header] = static_cast<char>(0x94 + f.count);
-  } else {
-    patches_.push_back({f.header, static_cast<std::int32_t>(f.count)});
-  }
-}
-
-void JsonbWriter::null_value() {
-  value_start();
-  put(0xaf);
-}
-
-void JsonbWriter::bool_value(bool b) {
-  value_start();
-  put(b ? 0xb1 : 0xb0);
-}
-
-void JsonbWriter::int_value(std::int64_t v) {
-  value_start();
-  if (v >= std::numeric_limits<std::int32_t>::min() &&
-      v <= std::numeric_limits<std::int32_t>::max()) {
-    put_int32(static_cast<std::int32_t>(v));
-  } else {
-    put_int64(v);
-  }
+  const auto at = static_cast<std::ptrdiff_t>(f.patch_at);
+  patches_.insert(patches_.begin() + at,
+                  Patch{f.header, static_cast<std::int32_t>(f.count)});
 }
 
 void JsonbWriter::uint_value(std::uint64_t v) {
@@ -447,11 +341,6 @@ void JsonbWriter::uint_value(std::uint64_t v) {
 void JsonbWriter::double_value(double v) {
   value_start();
   put_double(v);
-}
-
-void JsonbWriter::string_value(std::string_view utf8) {
-  value_start();
-  put_string(utf8);
 }
 
 void JsonbWriter::bytes_value(std::span<const std::uint8_t> bytes) {
@@ -575,9 +464,6 @@ void JsonbWriter::annotation(const Annotation& a) {
 }
 
 void JsonbWriter::end_document() {
-  // Arrays end inner first; the splices go in document order.
-  std::sort(patches_.begin(), patches_.end(),
-            [](const Patch& a, const Patch& b) { return a.pos < b.pos; });
   const std::string_view all = buf_.view();
   std::size_t from = 0;
   char head[6];
@@ -590,7 +476,8 @@ void JsonbWriter::end_document() {
   out_.write(all.substr(from));
   buf_.clear();
   patches_.clear();
-  stack_.clear();
+  depth_ = 0;
+  in_array_ = false;
   type_ids_.clear();
   annotated_ = false;
 }

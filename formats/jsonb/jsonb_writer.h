@@ -5,6 +5,10 @@
 // keys (fastjson2 never uses them for map keys either).
 #pragma once
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -35,20 +39,24 @@ class JsonbWriter final : public Writer {
  public:
   JsonbWriter(Sink& out, const WriteOptions& o);
 
-  Flow begin_object() override;
-  Flow key(std::string_view name) override;
-  void end_object() override;
-  Flow begin_array() override;
-  void end_array() override;
-  void null_value() override;
-  void bool_value(bool b) override;
-  void int_value(std::int64_t v) override;
+  // The events the JSON reader sends most are inline, as in json_writer.h:
+  // declared inline so that uint_value() is the key function, and the
+  // vtable with the out-of-line copies it needs is emitted only in
+  // jsonb_writer.cpp, never in the AVX2 build of the simdjson walk.
+  inline Flow begin_object() override;
+  inline Flow key(std::string_view name) override;
+  inline void end_object() override;
+  inline Flow begin_array() override;
+  inline void end_array() override;
+  inline void null_value() override;
+  inline void bool_value(bool b) override;
+  inline void int_value(std::int64_t v) override;
   void uint_value(std::uint64_t v) override;
   void double_value(double v) override;
   /// Throws Error(unsupported) for a number beyond jbx's big-number limits
   /// (jsonb_number.h) or a decimal exponent outside int32.
   void number_text(std::string_view text) override;
-  void string_value(std::string_view utf8) override;
+  inline void string_value(std::string_view utf8) override;
   void bytes_value(std::span<const std::uint8_t> bytes) override;
   /// Throws Error(unsupported) for a date-time whose year JSONB cannot
   /// hold (0..32767 for date-times, -32768..32767 for dates).
@@ -60,11 +68,15 @@ class JsonbWriter final : public Writer {
   /// A JSON decimal (fraction or exponent) whose correctly rounded double
   /// `nearest` (finite, not zero) the caller has computed already: the
   /// same bytes as number_text(text), without parsing it again.
-  void decimal_value(std::string_view text, double nearest) {
-    if (opt_.exact_decimals) return number_text(text);
-    value_start();
-    put_double(nearest);
-  }
+  inline void decimal_value(std::string_view text, double nearest);
+  /// A JSON integer within int64 that the caller has parsed: the same
+  /// bytes as number_text() of its text.
+  inline void json_integer(std::int64_t v);
+  /// key() and string_value() for text that may be read
+  /// detail::kWordCopy bytes from its start (the JSON reader's padded
+  /// input): a short ASCII one is checked and copied in one block.
+  inline Flow padded_key(std::string_view name);
+  inline void padded_string(std::string_view utf8);
   /// Expects documents of about `bytes` bytes of output (the input's size
   /// is a good bound): one allocation up front instead of repeated growth.
   void size_hint(std::size_t bytes) { buf_.reserve(bytes); }
@@ -76,18 +88,28 @@ class JsonbWriter final : public Writer {
   struct Frame {
     std::size_t header;   // offset of the array header's byte
     std::uint64_t count;  // elements so far
+    // patches_.size() when it began: its own patch goes there, before
+    // those of the arrays inside it, so that patches_ stays in document
+    // order.
+    std::size_t patch_at;
     bool array;
   };
   struct Patch {
     std::size_t pos;
     std::int32_t count;
   };
-  void value_start();
+  // Spec 4.2's INT encoding of `v`; returns its length, at most 5.
+  static inline std::size_t encode_int32(char* out, std::int32_t v);
+  inline void value_start();
   void put(std::uint8_t b) { buf_.push_back(static_cast<char>(b)); }
-  void end_frame();
+  inline void push(Frame f);
+  void grow_stack();
+  void long_header(const Frame& f);
+  [[noreturn]] static void too_long(std::uint64_t count);
   void put_be(std::uint64_t v, int bytes);
-  void put_int32(std::int32_t v);
-  void put_int64(std::int64_t v);
+  inline void put_int32(std::int32_t v);
+  inline void put_int64(std::int64_t v);
+  inline void put_text(std::string_view utf8, bool padded);
   void put_string(std::string_view utf8);
   void put_double(double v);
   void put_bigint(std::string_view digits, bool negative);
@@ -98,11 +120,205 @@ class JsonbWriter final : public Writer {
   Sink& out_;
   WriteOptions opt_;
   ByteBuffer buf_;  // the document being written
+  // [0, depth_) are the open containers, outermost first; sized by
+  // grow_stack() only, so that the inline events never reallocate.
   std::vector<Frame> stack_;
-  std::vector<Patch> patches_;  // headers longer than one byte
+  std::size_t depth_ = 0;
+  bool in_array_ = false;       // the innermost open container is an array
+  std::vector<Patch> patches_;  // headers longer than one byte, in order
   std::unordered_map<std::string, std::int32_t> type_ids_;
   std::string scratch_;
+  std::u16string utf16_;    // put_string's decoded text
   bool annotated_ = false;  // a type name was written for the next value
 };
+
+// The inline events are always inlined (see core/byte_buffer.h for why).
+
+[[gnu::always_inline]] inline std::size_t JsonbWriter::encode_int32(
+    char* out, std::int32_t v) {
+  if (v >= -16 && v <= 47) {
+    out[0] = static_cast<char>(v);
+    return 1;
+  }
+  if (v >= -2048 && v <= 2047) {
+    out[0] = static_cast<char>(0x38 + (v >> 8));
+    out[1] = static_cast<char>(v);
+    return 2;
+  }
+  if (v >= -262144 && v <= 262143) {
+    out[0] = static_cast<char>(0x44 + (v >> 16));
+    out[1] = static_cast<char>(v >> 8);
+    out[2] = static_cast<char>(v);
+    return 3;
+  }
+  out[0] = static_cast<char>(0x48);
+  detail::store_be32(out + 1, static_cast<std::uint32_t>(v));
+  return 5;
+}
+
+[[gnu::always_inline]] inline void JsonbWriter::value_start() {
+  if (annotated_) {  // the typed value was counted at its type name
+    annotated_ = false;
+    return;
+  }
+  if (in_array_) ++stack_[depth_ - 1].count;
+}
+
+[[gnu::always_inline]] inline void JsonbWriter::push(Frame f) {
+  if (depth_ == stack_.size()) grow_stack();
+  stack_[depth_++] = f;
+  in_array_ = f.array;
+}
+
+[[gnu::always_inline]] inline void JsonbWriter::put_int32(std::int32_t v) {
+  char* p = buf_.room(5);
+  buf_.commit(p + encode_int32(p, v));
+}
+
+// Spec 4.3's LONG encoding: the value in the tag from -8 to 15, else the
+// shortest of 2, 3, 5 or 9 bytes.
+[[gnu::always_inline]] inline void JsonbWriter::put_int64(std::int64_t v) {
+  char* p = buf_.room(9);
+  if (v >= -8 && v <= 15) {
+    p[0] = static_cast<char>(0xe0 + v);
+    buf_.commit(p + 1);
+  } else if (v >= -2048 && v <= 2047) {
+    p[0] = static_cast<char>(0xd0 + (v >> 8));
+    p[1] = static_cast<char>(v);
+    buf_.commit(p + 2);
+  } else if (v >= -262144 && v <= 262143) {
+    p[0] = static_cast<char>(0xc4 + (v >> 16));
+    p[1] = static_cast<char>(v >> 8);
+    p[2] = static_cast<char>(v);
+    buf_.commit(p + 3);
+  } else if (v >= INT32_MIN && v <= INT32_MAX) {
+    p[0] = static_cast<char>(0xbf);
+    detail::store_be32(p + 1, static_cast<std::uint32_t>(v));
+    buf_.commit(p + 5);
+  } else {
+    p[0] = static_cast<char>(0xbe);
+    detail::store_be64(p + 1, static_cast<std::uint64_t>(v));
+    buf_.commit(p + 9);
+  }
+}
+
+// Short ASCII text (the common case) is stored as it is, its length in the
+// tag; anything else takes put_string's general path.
+[[gnu::always_inline]] inline void JsonbWriter::put_text(std::string_view s,
+                                                         bool padded) {
+  const std::size_t n = s.size();
+  if (padded && n <= detail::kWordCopy) {
+    // The high bit of each byte, for the bytes of the text only.
+#if defined(__SSE2__)
+    const auto* q = reinterpret_cast<const __m128i*>(s.data());
+    const auto high =
+        static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_loadu_si128(q))) |
+        static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_loadu_si128(q + 1)))
+            << 16;
+    const std::uint32_t mine =
+        n == 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << n) - 1;
+    if ((high & mine) == 0) {
+      char* p = buf_.room(1 + detail::kWordCopy);
+      p[0] = static_cast<char>(0x49 + n);
+      buf_.commit(detail::copy_text(p + 1, s, true));
+      return;
+    }
+#endif
+  }
+  put_string(s);
+}
+
+[[gnu::always_inline]] inline Flow JsonbWriter::begin_object() {
+  value_start();
+  push({0, 0, 0, false});
+  put(0xa6);
+  return Flow::visit;
+}
+
+[[gnu::always_inline]] inline Flow JsonbWriter::key(std::string_view name) {
+  put_string(name);
+  return Flow::visit;
+}
+
+[[gnu::always_inline]] inline Flow JsonbWriter::padded_key(
+    std::string_view name) {
+  put_text(name, true);
+  return Flow::visit;
+}
+
+[[gnu::always_inline]] inline void JsonbWriter::end_object() {
+  --depth_;
+  in_array_ = depth_ != 0 && stack_[depth_ - 1].array;
+  put(0xa5);
+}
+
+[[gnu::always_inline]] inline Flow JsonbWriter::begin_array() {
+  value_start();
+  push({buf_.size(), 0, patches_.size(), true});
+  put(0);  // the header's byte, set by end_array
+  return Flow::visit;
+}
+
+[[gnu::always_inline]] inline void JsonbWriter::end_array() {
+  const Frame& f = stack_[--depth_];
+  in_array_ = depth_ != 0 && stack_[depth_ - 1].array;
+  if (f.count < 16) {
+    buf_[f.header] = static_cast<char>(0x94 + f.count);
+  } else {
+    long_header(f);
+  }
+}
+
+[[gnu::always_inline]] inline void JsonbWriter::null_value() {
+  value_start();
+  put(0xaf);
+}
+
+[[gnu::always_inline]] inline void JsonbWriter::bool_value(bool b) {
+  value_start();
+  put(b ? 0xb1 : 0xb0);
+}
+
+[[gnu::always_inline]] inline void JsonbWriter::int_value(std::int64_t v) {
+  value_start();
+  if (v >= INT32_MIN && v <= INT32_MAX) {
+    put_int32(static_cast<std::int32_t>(v));
+  } else {
+    put_int64(v);
+  }
+}
+
+// fastjson2's JSON parser: int32 except -2^31 (a Long), int64 except -2^63
+// (a BigInteger); spec 15.1.
+[[gnu::always_inline]] inline void JsonbWriter::json_integer(std::int64_t v) {
+  value_start();
+  if (v > INT32_MIN && v <= INT32_MAX) {
+    put_int32(static_cast<std::int32_t>(v));
+  } else if (v == INT64_MIN) {
+    put(0xba);
+    put_int64(v);
+  } else {
+    put_int64(v);
+  }
+}
+
+[[gnu::always_inline]] inline void JsonbWriter::string_value(
+    std::string_view utf8) {
+  value_start();
+  put_string(utf8);
+}
+
+[[gnu::always_inline]] inline void JsonbWriter::padded_string(
+    std::string_view utf8) {
+  value_start();
+  put_text(utf8, true);
+}
+
+[[gnu::always_inline]] inline void JsonbWriter::decimal_value(
+    std::string_view text, double nearest) {
+  if (opt_.exact_decimals) return number_text(text);
+  value_start();
+  put_double(nearest);
+}
 
 }  // namespace jbx

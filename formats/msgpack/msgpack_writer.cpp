@@ -14,20 +14,11 @@
 
 namespace jbx::msgpack {
 
-namespace {
+using jbx::detail::store_be16;
+using jbx::detail::store_be32;
+using jbx::detail::store_be64;
 
-void store16(char* p, std::uint16_t v) {
-  v = __builtin_bswap16(v);
-  std::memcpy(p, &v, 2);
-}
-void store32(char* p, std::uint32_t v) {
-  v = __builtin_bswap32(v);
-  std::memcpy(p, &v, 4);
-}
-void store64(char* p, std::uint64_t v) {
-  v = __builtin_bswap64(v);
-  std::memcpy(p, &v, 8);
-}
+namespace {
 
 // A decimal as sign, significant digits (no leading or trailing zeros) and
 // the power of ten of the last digit: value = digits * 10^exp. Exponents
@@ -122,7 +113,8 @@ MsgpackWriter::MsgpackWriter(Sink& out, const WriteOptions& options)
 
 std::string MsgpackWriter::pointer() const {
   std::string p;
-  for (const Container& c : open_) {
+  for (std::size_t level = 0; level < depth_; ++level) {
+    const Container& c = open_[level];
     if (c.is_map) {
       // The key as written: str header (fixstr, str8, str16, str32), bytes.
       const auto* k =
@@ -144,123 +136,48 @@ std::string MsgpackWriter::pointer() const {
   return p;
 }
 
-void MsgpackWriter::begin_value() {
-  pending_ext_ = 256;
-  if (open_.empty()) return;
-  Container& c = open_.back();
-  if (c.is_map) return;  // counted at its key
-  if (c.count == 0xffffffffu) {
-    throw Error(Errc::unsupported,
-                "array of more than 4294967295 elements has no MessagePack "
-                "form");
-  }
-  ++c.count;
+void MsgpackWriter::too_long(bool is_map) {
+  throw Error(Errc::unsupported,
+              is_map ? "map of more than 4294967295 members has no MessagePack "
+                       "form"
+                     : "array of more than 4294967295 elements has no "
+                       "MessagePack form");
 }
 
-Flow MsgpackWriter::begin(bool is_map) {
-  begin_value();
-  open_.push_back(Container{body_.size(), 0, is_map});
-  put(0);  // the header's byte, set by end()
-  return Flow::visit;
+void MsgpackWriter::grow_stack() {
+  open_.resize(std::max<std::size_t>(16, open_.size() * 2));
 }
 
-void MsgpackWriter::end() {
-  const Container& c = open_.back();
-  if (c.count <= 15) {
-    body_[c.pos] = static_cast<char>((c.is_map ? 0x80 : 0x90) | c.count);
-  } else {
-    patches_.push_back({c.pos, c.count, c.is_map});
-  }
-  open_.pop_back();
-}
-
-Flow MsgpackWriter::begin_object() { return begin(true); }
-Flow MsgpackWriter::begin_array() { return begin(false); }
-void MsgpackWriter::end_object() { end(); }
-void MsgpackWriter::end_array() { end(); }
-
-Flow MsgpackWriter::key(std::string_view name) {
-  Container& c = open_.back();
-  if (c.count == 0xffffffffu) {
-    throw Error(Errc::unsupported,
-                "map of more than 4294967295 members has no MessagePack form");
-  }
-  ++c.count;
-  c.key = body_.size();  // error messages read it back for their JSON Pointer
-  write_raw_string(0xa0, 0xd9, name);
-  return Flow::visit;
-}
-
-void MsgpackWriter::null_value() {
-  begin_value();
-  put(0xc0);
-}
-
-void MsgpackWriter::bool_value(bool b) {
-  begin_value();
-  put(b ? 0xc3 : 0xc2);
+void MsgpackWriter::long_header(const Container& c) {
+  const auto at = static_cast<std::ptrdiff_t>(c.patch_at);
+  patches_.insert(patches_.begin() + at, Patch{c.pos, c.count, c.is_map});
 }
 
 void MsgpackWriter::write_uint(std::uint64_t v) {
   if (v <= 0x7f) {
-    put(static_cast<std::uint8_t>(v));
+    body_.push_back(static_cast<char>(v));
   } else if (v <= 0xff) {
-    char* p = grow(2);
+    char* p = body_.grow(2);
     p[0] = static_cast<char>(0xcc);
     p[1] = static_cast<char>(v);
   } else if (v <= 0xffff) {
-    char* p = grow(3);
+    char* p = body_.grow(3);
     p[0] = static_cast<char>(0xcd);
-    store16(p + 1, static_cast<std::uint16_t>(v));
+    store_be16(p + 1, static_cast<std::uint16_t>(v));
   } else if (v <= 0xffffffffu) {
-    char* p = grow(5);
+    char* p = body_.grow(5);
     p[0] = static_cast<char>(0xce);
-    store32(p + 1, static_cast<std::uint32_t>(v));
+    store_be32(p + 1, static_cast<std::uint32_t>(v));
   } else {
-    char* p = grow(9);
+    char* p = body_.grow(9);
     p[0] = static_cast<char>(0xcf);
-    store64(p + 1, v);
-  }
-}
-
-void MsgpackWriter::int_value(std::int64_t v) {
-  begin_value();
-  write_int(v);
-}
-
-void MsgpackWriter::write_int(std::int64_t v) {
-  if (v >= 0) {
-    write_uint(static_cast<std::uint64_t>(v));
-  } else if (v >= -32) {
-    put(static_cast<std::uint8_t>(v));  // negative fixint 0xe0..0xff
-  } else if (v >= INT8_MIN) {
-    char* p = grow(2);
-    p[0] = static_cast<char>(0xd0);
-    p[1] = static_cast<char>(v);
-  } else if (v >= INT16_MIN) {
-    char* p = grow(3);
-    p[0] = static_cast<char>(0xd1);
-    store16(p + 1, static_cast<std::uint16_t>(v));
-  } else if (v >= INT32_MIN) {
-    char* p = grow(5);
-    p[0] = static_cast<char>(0xd2);
-    store32(p + 1, static_cast<std::uint32_t>(v));
-  } else {
-    char* p = grow(9);
-    p[0] = static_cast<char>(0xd3);
-    store64(p + 1, static_cast<std::uint64_t>(v));
+    store_be64(p + 1, v);
   }
 }
 
 void MsgpackWriter::uint_value(std::uint64_t v) {
   begin_value();
   write_uint(v);
-}
-
-void MsgpackWriter::write_double(double d) {
-  char* p = grow(9);
-  p[0] = static_cast<char>(0xcb);
-  store64(p + 1, std::bit_cast<std::uint64_t>(d));
 }
 
 void MsgpackWriter::double_value(double v) {
@@ -332,21 +249,21 @@ void MsgpackWriter::write_raw_string(std::uint8_t fix, std::uint8_t b8,
   const std::size_t n = s.size();
   char* p = nullptr;
   if (fix != 0 && n <= 31) {
-    p = grow(1 + n);
+    p = body_.grow(1 + n);
     *p++ = static_cast<char>(fix | n);
   } else if (n <= 0xff) {
-    p = grow(2 + n);
+    p = body_.grow(2 + n);
     *p++ = static_cast<char>(b8);
     *p++ = static_cast<char>(n);
   } else if (n <= 0xffff) {
-    p = grow(3 + n);
+    p = body_.grow(3 + n);
     *p++ = static_cast<char>(b8 + 1);
-    store16(p, static_cast<std::uint16_t>(n));
+    store_be16(p, static_cast<std::uint16_t>(n));
     p += 2;
   } else if (n <= 0xffffffffu) {
-    p = grow(5 + n);
+    p = body_.grow(5 + n);
     *p++ = static_cast<char>(b8 + 2);
-    store32(p, static_cast<std::uint32_t>(n));
+    store_be32(p, static_cast<std::uint32_t>(n));
     p += 4;
   } else {
     throw Error(Errc::unsupported,
@@ -354,11 +271,6 @@ void MsgpackWriter::write_raw_string(std::uint8_t fix, std::uint8_t b8,
                 "form");
   }
   if (n > 0) std::memcpy(p, s.data(), n);
-}
-
-void MsgpackWriter::string_value(std::string_view utf8) {
-  begin_value();
-  write_raw_string(0xa0, 0xd9, utf8);
 }
 
 void MsgpackWriter::write_ext(std::int8_t type,
@@ -371,25 +283,25 @@ void MsgpackWriter::write_ext(std::int8_t type,
     case 4:
     case 8:
     case 16: {
-      p = grow(2 + n);
+      p = body_.grow(2 + n);
       const int log2 = __builtin_ctz(static_cast<unsigned>(n));
       *p++ = static_cast<char>(0xd4 + log2);
       break;
     }
     default:
       if (n <= 0xff) {
-        p = grow(3 + n);
+        p = body_.grow(3 + n);
         *p++ = static_cast<char>(0xc7);
         *p++ = static_cast<char>(n);
       } else if (n <= 0xffff) {
-        p = grow(4 + n);
+        p = body_.grow(4 + n);
         *p++ = static_cast<char>(0xc8);
-        store16(p, static_cast<std::uint16_t>(n));
+        store_be16(p, static_cast<std::uint16_t>(n));
         p += 2;
       } else if (n <= 0xffffffffu) {
-        p = grow(6 + n);
+        p = body_.grow(6 + n);
         *p++ = static_cast<char>(0xc9);
-        store32(p, static_cast<std::uint32_t>(n));
+        store_be32(p, static_cast<std::uint32_t>(n));
         p += 4;
       } else {
         throw Error(Errc::unsupported,
@@ -422,24 +334,24 @@ void MsgpackWriter::timestamp_value(const Timestamp& t) {
   const auto secs = static_cast<std::uint64_t>(t.seconds);
   if (t.seconds >= 0 && (secs >> 34) == 0) {
     if (t.nanos == 0 && (secs >> 32) == 0) {
-      char* p = grow(6);
+      char* p = body_.grow(6);
       p[0] = static_cast<char>(0xd6);
       p[1] = static_cast<char>(-1);
-      store32(p + 2, static_cast<std::uint32_t>(secs));
+      store_be32(p + 2, static_cast<std::uint32_t>(secs));
     } else {
-      char* p = grow(10);
+      char* p = body_.grow(10);
       p[0] = static_cast<char>(0xd7);
       p[1] = static_cast<char>(-1);
-      store64(p + 2, (std::uint64_t{t.nanos} << 34) | secs);
+      store_be64(p + 2, (std::uint64_t{t.nanos} << 34) | secs);
     }
     return;
   }
-  char* p = grow(15);
+  char* p = body_.grow(15);
   p[0] = static_cast<char>(0xc7);
   p[1] = 12;
   p[2] = static_cast<char>(-1);
-  store32(p + 3, t.nanos);
-  store64(p + 7, secs);
+  store_be32(p + 3, t.nanos);
+  store_be64(p + 7, secs);
 }
 
 void MsgpackWriter::annotation(const Annotation& a) {
@@ -459,10 +371,7 @@ void MsgpackWriter::annotation(const Annotation& a) {
 
 void MsgpackWriter::end_document() {
   pending_ext_ = 256;
-  while (!open_.empty()) end();  // a document cut short still gets counts
-  // Containers end inner first; the splices go in document order.
-  std::sort(patches_.begin(), patches_.end(),
-            [](const Patch& a, const Patch& b) { return a.pos < b.pos; });
+  while (depth_ != 0) end();  // a document cut short still gets counts
   std::size_t prev = 0;
   const char* body = body_.data();
   const std::size_t len = body_.size();
@@ -477,11 +386,11 @@ void MsgpackWriter::end_document() {
       n = 1;
     } else if (count <= 0xffff) {
       head[0] = static_cast<char>(c.is_map ? 0xde : 0xdc);
-      store16(head + 1, static_cast<std::uint16_t>(count));
+      store_be16(head + 1, static_cast<std::uint16_t>(count));
       n = 3;
     } else {
       head[0] = static_cast<char>(c.is_map ? 0xdf : 0xdd);
-      store32(head + 1, static_cast<std::uint32_t>(count));
+      store_be32(head + 1, static_cast<std::uint32_t>(count));
       n = 5;
     }
     out_.write({head, n});
@@ -489,7 +398,6 @@ void MsgpackWriter::end_document() {
   out_.write({body + prev, len - prev});
   body_.clear();
   patches_.clear();
-  open_.clear();
 }
 
 }  // namespace jbx::msgpack
