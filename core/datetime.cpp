@@ -951,7 +951,12 @@ char* DatePattern::format_to(const Fields& f, char* p) const {
   for (const Item& it : items_) {
     switch (it.letter) {
       case 0:
-        text(it.literal);
+        // Mostly one separator: not worth a call to memcpy.
+        if (it.literal.size() == 1) {
+          *p++ = it.literal[0];
+        } else {
+          text(it.literal);
+        }
         break;
       case 'y':
         if (it.count == 2) {
