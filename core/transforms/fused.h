@@ -200,6 +200,9 @@ class FusedFeatures final : public Handler {
   /// string_value() for text that needs no escaping.
   void plain_string(std::string_view s);
 
+  /// The handler it sends to.
+  Next& next() { return next_; }
+
  private:
   using Renamed = detail::KeyRenamer::Renamed;
 

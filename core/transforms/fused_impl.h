@@ -202,8 +202,8 @@ template <class Next>
 }
 
 template <class Next>
-inline Flow FusedFeatures<Next>::send_name(std::string_view name, bool plain,
-                                           bool renamed) {
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_name(
+    std::string_view name, bool plain, bool renamed) {
   if constexpr (detail::TakesPlainText<Next>) {
     // Renaming only recases ASCII letters and drops or inserts '_' and
     // '-': an escape-free name stays escape-free.
