@@ -206,16 +206,19 @@ class FusedFeatures final : public Handler {
  private:
   using Renamed = detail::KeyRenamer::Renamed;
 
+  // selected(), value_end(), release() and send_name() run for every
+  // value: always inlined.
+
   /// Enters the location of a value (--date-fields); true when a rule
   /// selects it.
-  bool selected();
-  void value_end();
+  [[gnu::always_inline]] bool selected();
+  [[gnu::always_inline]] void value_end();
   Flow on_key(std::string_view name, bool plain);
   void on_string(std::string_view s, bool plain);
   void on_number(std::string_view text);
   /// Sends the held key, if any. False when the consumer skipped or
   /// stopped: then the value must not be sent. Sets `flow`.
-  bool release(Flow& flow);
+  [[gnu::always_inline]] bool release(Flow& flow);
   bool release() {
     Flow f;
     return release(f);
@@ -274,7 +277,8 @@ class FusedFeatures final : public Handler {
   /// send_cached() for on_key().
   [[gnu::noinline]] Flow send_cached_key(CachedKey& c, std::string_view name);
   /// Sends a name as renamed (`renamed`: with KeyRenamer::kPadding).
-  Flow send_name(std::string_view name, bool plain, bool renamed);
+  [[gnu::always_inline]] Flow send_name(std::string_view name, bool plain,
+                                        bool renamed);
   /// Renames `name` and enters it in the tracker, through the cache.
   void find_key(std::string_view name, bool plain, Renamed& out);
   /// find_key() for a key that is not the shape's next one.

@@ -188,7 +188,6 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
 template <class Next>
 FusedFeatures<Next>::~FusedFeatures() = default;
 
-// selected(), value_end() and release() run for every value: inlined.
 template <class Next>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::selected() {
   if (!tracker_) return false;
