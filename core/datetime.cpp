@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -41,25 +42,46 @@ bool iequals_prefix(std::string_view text, std::string_view word) {
   return true;
 }
 
-// Hand-written digits: dates are formatted once per value on hot paths.
-void put_digits(std::string& out, std::uint64_t v, int width) {
+// "00" to "99", two bytes each: dates are formatted once per value on hot
+// paths, mostly in fields of two and four digits.
+constexpr char kPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536"
+    "37383940414243444546474849505152535455565758596061626364656667686970717273"
+    "7475767778798081828384858687888990919293949596979899";
+
+// Writes v in decimal, zero-padded to `width` digits (more when it needs
+// more), with a '-' before a negative value; returns the end. At most
+// max(width, 20) + 1 bytes.
+char* put_padded(char* p, std::int64_t v, int width) {
+  std::uint64_t u = static_cast<std::uint64_t>(v);
+  if (v < 0) {
+    *p++ = '-';
+    u = 0 - u;
+  }
+  if (width == 2 && u < 100) {
+    std::memcpy(p, kPairs + 2 * u, 2);
+    return p + 2;
+  }
+  if (width == 4 && u < 10000) {
+    std::memcpy(p, kPairs + 2 * (u / 100), 2);
+    std::memcpy(p + 2, kPairs + 2 * (u % 100), 2);
+    return p + 4;
+  }
   char buf[24];
   int n = 0;
   do {
-    buf[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  for (int i = n; i < width; ++i) out.push_back('0');
-  while (n > 0) out.push_back(buf[--n]);
+    buf[n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  for (int i = n; i < width; ++i) *p++ = '0';
+  while (n > 0) *p++ = buf[--n];
+  return p;
 }
 
+// Widths come from patterns, at most 9.
 void pad(std::string& out, std::int64_t v, int width) {
-  if (v < 0) {
-    out.push_back('-');
-    put_digits(out, 0 - static_cast<std::uint64_t>(v), width);
-  } else {
-    put_digits(out, static_cast<std::uint64_t>(v), width);
-  }
+  char buf[32];
+  out.append(buf, put_padded(buf, v, width));
 }
 
 std::uint32_t read_be32(const unsigned char* p) {
@@ -72,25 +94,34 @@ std::int64_t read_be64(const unsigned char* p) {
   return static_cast<std::int64_t>(v);
 }
 
-// "+08:00", "+05:30:15", "Z" as java.time's XXXXX writes them.
-void append_offset(std::string& out, std::int32_t off, bool colon,
-                   bool minutes_always, bool z_for_zero) {
+// "+08:00", "+05:30:15", "Z" as java.time's XXXXX writes them; at most
+// kOffsetBound bytes.
+constexpr std::size_t kOffsetBound = 16;
+char* put_offset(char* p, std::int32_t off, bool colon, bool minutes_always,
+                 bool z_for_zero) {
   if (off == 0 && z_for_zero) {
-    out.push_back('Z');
-    return;
+    *p++ = 'Z';
+    return p;
   }
-  out.push_back(off < 0 ? '-' : '+');
+  *p++ = off < 0 ? '-' : '+';
   std::int32_t a = off < 0 ? -off : off;
   const int h = a / 3600, m = (a / 60) % 60, s = a % 60;
-  pad(out, h, 2);
+  p = put_padded(p, h, 2);
   if (minutes_always || m != 0 || s != 0) {
-    if (colon) out.push_back(':');
-    pad(out, m, 2);
+    if (colon) *p++ = ':';
+    p = put_padded(p, m, 2);
   }
   if (s != 0) {
-    if (colon) out.push_back(':');
-    pad(out, s, 2);
+    if (colon) *p++ = ':';
+    p = put_padded(p, s, 2);
   }
+  return p;
+}
+
+void append_offset(std::string& out, std::int32_t off, bool colon,
+                   bool minutes_always, bool z_for_zero) {
+  char buf[kOffsetBound];
+  out.append(buf, put_offset(buf, off, colon, minutes_always, z_for_zero));
 }
 
 }  // namespace
@@ -625,9 +656,50 @@ bool check_ranges(std::int64_t y, std::int64_t mo, std::int64_t d,
 
 }  // namespace
 
-bool parse_iso(std::string_view t, Parsed& out, ParseError& err) {
-  std::size_t i = 0;
+namespace {
+
+struct IsoFields {
   std::int64_t y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
+  std::size_t pos_month = 0, pos_day = 0, pos_time = 0;
+  bool seconds = false;  // read up to the seconds: a fraction may follow
+};
+
+// The usual shape, "yyyy-MM-ddTHH:mm:ss" (or 't' or ' ' for 'T') with a
+// four-digit year, read in one go: what the steps of read_iso_fields()
+// read from it, without their checks after each field.
+bool iso_prefix(std::string_view t, IsoFields& f) {
+  if (t.size() < 19) return false;
+  const char* p = t.data();
+  if (p[4] != '-' || p[7] != '-' || p[13] != ':' || p[16] != ':' ||
+      (p[10] != 'T' && p[10] != 't' && p[10] != ' ')) {
+    return false;
+  }
+  bool bad = false;
+  const auto num = [p, &bad](std::size_t at, int n) {
+    std::int64_t v = 0;
+    for (int k = 0; k < n; ++k) {
+      const unsigned c = static_cast<unsigned char>(p[at + k]) - '0';
+      bad |= c > 9;
+      v = v * 10 + c;
+    }
+    return v;
+  };
+  f.y = num(0, 4);
+  f.mo = num(5, 2);
+  f.d = num(8, 2);
+  f.h = num(11, 2);
+  f.mi = num(14, 2);
+  f.s = num(17, 2);
+  f.pos_month = 5;
+  f.pos_day = 8;
+  f.pos_time = 11;
+  f.seconds = true;
+  return !bad;
+}
+
+// The date and time of day, up to the seconds, step by step.
+bool read_iso_fields(std::string_view t, std::size_t& i, IsoFields& f,
+                     ParseError& err) {
   int ysign = 1;
   if (i < t.size() && (t[i] == '+' || t[i] == '-')) {
     ysign = t[i] == '-' ? -1 : 1;
@@ -635,19 +707,19 @@ bool parse_iso(std::string_view t, Parsed& out, ParseError& err) {
   }
   const std::size_t ystart = i;
   while (i < t.size() && is_digit(t[i]) && i - ystart < 9) {
-    y = y * 10 + (t[i++] - '0');
+    f.y = f.y * 10 + (t[i++] - '0');
   }
   if (i - ystart < 4) {
     return fail(
         err, i,
         fmt::format("expected a 4-digit year, found {}", describe(t, i)));
   }
-  y *= ysign;
+  f.y *= ysign;
   if (i >= t.size() || t[i] != '-') {
     return fail(err, i, fmt::format("expected '-', found {}", describe(t, i)));
   }
-  const std::size_t pos_month = ++i;
-  if (!digits(t, i, 2, mo)) {
+  f.pos_month = ++i;
+  if (!digits(t, i, 2, f.mo)) {
     return fail(
         err, i,
         fmt::format("expected a 2-digit month, found {}", describe(t, i)));
@@ -655,64 +727,80 @@ bool parse_iso(std::string_view t, Parsed& out, ParseError& err) {
   if (i >= t.size() || t[i] != '-') {
     return fail(err, i, fmt::format("expected '-', found {}", describe(t, i)));
   }
-  const std::size_t pos_day = ++i;
-  if (!digits(t, i, 2, d)) {
+  f.pos_day = ++i;
+  if (!digits(t, i, 2, f.d)) {
     return fail(
         err, i,
         fmt::format("expected a 2-digit day, found {}", describe(t, i)));
   }
-  const std::size_t pos_time = i + 1;
+  f.pos_time = i + 1;
+  if (i >= t.size() || (t[i] != 'T' && t[i] != 't' && t[i] != ' ')) {
+    return true;
+  }
+  ++i;
+  if (!digits(t, i, 2, f.h)) {
+    return fail(
+        err, i,
+        fmt::format("expected a 2-digit hour, found {}", describe(t, i)));
+  }
+  if (i >= t.size() || t[i] != ':') {
+    return fail(err, i, fmt::format("expected ':', found {}", describe(t, i)));
+  }
+  ++i;
+  if (!digits(t, i, 2, f.mi)) {
+    return fail(
+        err, i,
+        fmt::format("expected 2-digit minutes, found {}", describe(t, i)));
+  }
+  if (i < t.size() && t[i] == ':') {
+    ++i;
+    if (!digits(t, i, 2, f.s)) {
+      return fail(
+          err, i,
+          fmt::format("expected 2-digit seconds, found {}", describe(t, i)));
+    }
+    f.seconds = true;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool parse_iso(std::string_view t, Parsed& out, ParseError& err) {
+  std::size_t i = 0;
+  IsoFields f;
+  if (iso_prefix(t, f)) {
+    i = 19;
+  } else {
+    f = IsoFields{};
+    if (!read_iso_fields(t, i, f, err)) return false;
+  }
   std::uint32_t nanos = 0;
-  if (i < t.size() && (t[i] == 'T' || t[i] == 't' || t[i] == ' ')) {
+  if (f.seconds && i < t.size() && (t[i] == '.' || t[i] == ',')) {
     ++i;
-    if (!digits(t, i, 2, h)) {
-      return fail(
-          err, i,
-          fmt::format("expected a 2-digit hour, found {}", describe(t, i)));
+    const std::size_t fstart = i;
+    std::uint32_t scale = 100000000;
+    while (i < t.size() && is_digit(t[i])) {
+      if (i - fstart >= 9) {
+        return fail(err, i, "more than 9 digits of fraction");
+      }
+      nanos += static_cast<std::uint32_t>(t[i++] - '0') * scale;
+      scale /= 10;
     }
-    if (i >= t.size() || t[i] != ':') {
+    if (i == fstart) {
       return fail(err, i,
-                  fmt::format("expected ':', found {}", describe(t, i)));
-    }
-    ++i;
-    if (!digits(t, i, 2, mi)) {
-      return fail(
-          err, i,
-          fmt::format("expected 2-digit minutes, found {}", describe(t, i)));
-    }
-    if (i < t.size() && t[i] == ':') {
-      ++i;
-      if (!digits(t, i, 2, s)) {
-        return fail(
-            err, i,
-            fmt::format("expected 2-digit seconds, found {}", describe(t, i)));
-      }
-      if (i < t.size() && (t[i] == '.' || t[i] == ',')) {
-        ++i;
-        const std::size_t fstart = i;
-        std::uint32_t scale = 100000000;
-        while (i < t.size() && is_digit(t[i])) {
-          if (i - fstart >= 9) {
-            return fail(err, i, "more than 9 digits of fraction");
-          }
-          nanos += static_cast<std::uint32_t>(t[i++] - '0') * scale;
-          scale /= 10;
-        }
-        if (i == fstart) {
-          return fail(
-              err, i,
-              fmt::format("expected a digit, found {}", describe(t, i)));
-        }
-      }
+                  fmt::format("expected a digit, found {}", describe(t, i)));
     }
   }
-  if (!check_ranges(y, mo, d, h, mi, s, err, pos_month, pos_day, pos_time)) {
+  if (!check_ranges(f.y, f.mo, f.d, f.h, f.mi, f.s, err, f.pos_month, f.pos_day,
+                    f.pos_time)) {
     return false;
   }
   out = Parsed{};
   out.local_seconds =
-      days_from_civil(y, static_cast<int>(mo), static_cast<int>(d)) * kDay +
-      h * 3600 + mi * 60 + s;
+      days_from_civil(f.y, static_cast<int>(f.mo), static_cast<int>(f.d)) *
+          kDay +
+      f.h * 3600 + f.mi * 60 + f.s;
   out.nanos = nanos;
   if (i < t.size()) {
     const auto off = parse_offset(t.substr(i));
@@ -813,87 +901,132 @@ DatePattern DatePattern::compile(std::string_view pattern) {
       throw usage("unsupported year width 'yyy'");
     }
     if (c == 'z' || c == 'Z' || c == 'X') p.has_zone_ = true;
+    if (c == 'z') ++p.abbr_items_;  // an abbreviation, or an offset
     p.items_.push_back(Item{c, count, {}});
     i = j;
   }
+  // What format_to() writes at most, beyond the zone abbreviations: a
+  // number's digits and sign (put_padded), the longest name, an offset
+  // after "GMT".
+  for (const Item& it : p.items_) {
+    switch (it.letter) {
+      case 0:
+        p.bound_ += it.literal.size();
+        for (const char c : it.literal) {
+          if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) {
+            p.escape_free_ = false;
+          }
+        }
+        break;
+      case 'M':
+      case 'E':
+        p.bound_ += 9;  // September, Wednesday
+        break;
+      case 'z':
+      case 'Z':
+      case 'X':
+        p.bound_ += 3 + kOffsetBound;
+        break;
+      default:
+        p.bound_ += 21;
+        break;
+    }
+  }
+  if (p.abbr_items_ > 0) p.escape_free_ = false;  // abbreviations from files
   return p;
 }
 
 void DatePattern::format(const Fields& f, std::string& out) const {
-  auto num = [&](std::int64_t v, int count) { pad(out, v, count); };
+  const std::size_t n = out.size();
+  out.resize(n + size_bound(f));
+  char* end = format_to(f, out.data() + n);
+  out.resize(static_cast<std::size_t>(end - out.data()));
+}
+
+char* DatePattern::format_to(const Fields& f, char* p) const {
+  const auto text = [&p](std::string_view s) {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
+  };
   for (const Item& it : items_) {
     switch (it.letter) {
       case 0:
-        out += it.literal;
+        // Mostly one separator: not worth a call to memcpy.
+        if (it.literal.size() == 1) {
+          *p++ = it.literal[0];
+        } else {
+          text(it.literal);
+        }
         break;
       case 'y':
         if (it.count == 2) {
           const std::int64_t r = f.year % 100;
-          num(r < 0 ? r + 100 : r, 2);
+          p = put_padded(p, r < 0 ? r + 100 : r, 2);
         } else {
-          num(f.year, it.count);
+          p = put_padded(p, f.year, it.count);
         }
         break;
       case 'M':
         if (it.count >= 3) {
           const std::string_view name = kMonthNames[f.month - 1];
-          out += it.count == 3 ? name.substr(0, 3) : name;
+          text(it.count == 3 ? name.substr(0, 3) : name);
         } else {
-          num(f.month, it.count);
+          p = put_padded(p, f.month, it.count);
         }
         break;
       case 'd':
-        num(f.day, it.count);
+        p = put_padded(p, f.day, it.count);
         break;
       case 'H':
-        num(f.hour, it.count);
+        p = put_padded(p, f.hour, it.count);
         break;
       case 'h':
-        num(f.hour % 12 == 0 ? 12 : f.hour % 12, it.count);
+        p = put_padded(p, f.hour % 12 == 0 ? 12 : f.hour % 12, it.count);
         break;
       case 'm':
-        num(f.minute, it.count);
+        p = put_padded(p, f.minute, it.count);
         break;
       case 's':
-        num(f.second, it.count);
+        p = put_padded(p, f.second, it.count);
         break;
       case 'S': {
-        std::string nine;
-        pad(nine, f.nanos, 9);
-        out.append(nine, 0, static_cast<std::size_t>(it.count));
+        char nine[32];
+        put_padded(nine, f.nanos, 9);
+        text(std::string_view(nine, static_cast<std::size_t>(it.count)));
         break;
       }
       case 'a':
-        out += f.hour < 12 ? "AM" : "PM";
+        text(f.hour < 12 ? "AM" : "PM");
         break;
       case 'E': {
         const std::string_view name = kDayNames[f.weekday];
-        out += it.count == 4 ? name : name.substr(0, 3);
+        text(it.count == 4 ? name : name.substr(0, 3));
         break;
       }
       case 'z':
         if (f.abbr.empty()) {
-          append_offset(out, f.offset, true, true, false);
+          p = put_offset(p, f.offset, true, true, false);
         } else {
-          out += f.abbr;
+          text(f.abbr);
         }
         break;
       case 'Z':
         if (it.count <= 3) {
-          append_offset(out, f.offset, false, true, false);
+          p = put_offset(p, f.offset, false, true, false);
         } else if (it.count == 4) {
-          out += "GMT";
-          if (f.offset != 0) append_offset(out, f.offset, true, true, false);
+          text("GMT");
+          if (f.offset != 0) p = put_offset(p, f.offset, true, true, false);
         } else {
-          append_offset(out, f.offset, true, true, true);
+          p = put_offset(p, f.offset, true, true, true);
         }
         break;
       case 'X':
-        append_offset(out, f.offset, it.count == 3 || it.count == 5,
-                      it.count != 1, true);
+        p = put_offset(p, f.offset, it.count == 3 || it.count == 5,
+                       it.count != 1, true);
         break;
     }
   }
+  return p;
 }
 
 namespace {

@@ -130,6 +130,16 @@ class DatePattern {
 
   /// Appends `f` formatted.
   void format(const Fields& f, std::string& out) const;
+  /// The most bytes format_to() writes for `f`.
+  std::size_t size_bound(const Fields& f) const {
+    return bound_ + abbr_items_ * f.abbr.size();
+  }
+  /// Writes `f` formatted at `out`, which has room for size_bound(f)
+  /// bytes; returns the end.
+  char* format_to(const Fields& f, char* out) const;
+  /// True when no text this pattern writes needs escaping in a JSON
+  /// string (no quote, backslash or control character).
+  bool escape_free() const { return escape_free_; }
   /// Parses `text` completely; fields absent from the pattern default to
   /// 1970-01-01T00:00:00. Returns false and fills `err` on failure.
   bool parse(std::string_view text, Parsed& out, ParseError& err,
@@ -145,6 +155,9 @@ class DatePattern {
   };
   std::vector<Item> items_;
   bool has_zone_ = false;
+  bool escape_free_ = true;
+  std::size_t bound_ = 0;       // size_bound() without abbreviations
+  std::size_t abbr_items_ = 0;  // 'z' items
 };
 
 }  // namespace jbx::datetime

@@ -1,9 +1,12 @@
 #include "core/datetime.h"
 
+#include <fmt/format.h>
+
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
 #include <iterator>
+#include <random>
 
 #include "core/error.h"
 
@@ -164,6 +167,68 @@ BOOST_AUTO_TEST_CASE(iso_parse) {
   BOOST_TEST(err.position == 4u);
   BOOST_TEST(!dt::parse_iso("2024-03-31T10:00+2:0", p, err));
   BOOST_TEST(err.position == 16u);
+}
+
+BOOST_AUTO_TEST_CASE(iso_parse_of_the_usual_shape_reads_as_step_by_step) {
+  // "yyyy-MM-ddTHH:mm:ss..." is read in one go; with a '+' before the
+  // year, the same text is read step by step, to the same result and
+  // errors one character later.
+  const std::string base = "2024-03-31T01:30:59";
+  const std::string swaps = "0123456789-:Tt .,Z+a";
+  const std::string tails[] = {"",     ".5",     ".123Z",       ",25+02:00",
+                               "Z",    "-05:30", ".1234567890", ".",
+                               "+2:0", "x",      ".123+0530"};
+  std::mt19937 rng(3);
+  int fast = 0;
+  for (int n = 0; n < 20000; ++n) {
+    std::string s = base;
+    for (std::size_t k = rng() % 3; k > 0; --k) {
+      s[rng() % s.size()] = swaps[rng() % swaps.size()];
+    }
+    if (rng() % 4 == 0) s.erase(rng() % s.size(), 1);
+    s += tails[rng() % std::size(tails)];
+    if (s[0] < '0' || s[0] > '9') continue;
+    dt::Parsed a, b;
+    dt::ParseError ea, eb;
+    const bool ok = dt::parse_iso(s, a, ea);
+    BOOST_TEST_REQUIRE(dt::parse_iso("+" + s, b, eb) == ok, s);
+    if (ok) {
+      ++fast;
+      BOOST_TEST(a.local_seconds == b.local_seconds, s);
+      BOOST_TEST(a.nanos == b.nanos, s);
+      BOOST_TEST((a.offset == b.offset), s);
+    } else {
+      BOOST_TEST(ea.message == eb.message, s);
+      BOOST_TEST(ea.position + 1 == eb.position, s);
+    }
+  }
+  BOOST_TEST(fast > 1000);
+}
+
+BOOST_AUTO_TEST_CASE(pattern_numbers_are_padded_like_fmt) {
+  // Fields of two and four digits come from a table, others digit by
+  // digit: both against fmt's padding, over years 0 to 99999.
+  const dt::TimeZone utc;
+  const auto full = dt::DatePattern::compile("yyyy-MM-dd HH:mm:ss.SSS|yy");
+  const auto narrow = dt::DatePattern::compile("y M d H m s S h");
+  std::mt19937_64 rng(9);
+  for (int n = 0; n < 20000; ++n) {
+    const auto t =
+        static_cast<std::int64_t>(rng() % 3217000000000) - 62167219200;
+    const auto ns = static_cast<std::uint32_t>(rng() % 1000000000);
+    const dt::Fields f = dt::fields_in_zone(t, ns, utc);
+    std::string a, b;
+    full.format(f, a);
+    narrow.format(f, b);
+    BOOST_TEST_REQUIRE(
+        a == fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:03}|{:02}",
+                         f.year, f.month, f.day, f.hour, f.minute, f.second,
+                         f.nanos / 1000000, f.year % 100));
+    BOOST_TEST_REQUIRE(b == fmt::format("{} {} {} {} {} {} {} {}", f.year,
+                                        f.month, f.day, f.hour, f.minute,
+                                        f.second, f.nanos / 100000000,
+                                        f.hour % 12 == 0 ? 12 : f.hour % 12));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(pattern_format) {

@@ -97,26 +97,31 @@ DateFormatter::Result DateFormatter::format(const Timestamp& t) {
   } else {
     f = dt::fields_in_zone(t.seconds, t.nanos, f_.zone);
   }
-  buf_.clear();
   if (f_.kind == DateFormat::Kind::pattern) {
-    f_.pattern.format(f, buf_);
-  } else {
-    switch (t.kind) {
-      case K::instant:
-        dt::format_iso_instant(f, buf_);
-        break;
-      case K::local_date_time:
-        dt::format_iso_local(f, buf_);
-        break;
-      case K::local_date:
-        dt::format_iso_date(f, buf_);
-        break;
-      case K::local_time:
-        dt::format_iso_time(f, buf_);
-        break;
-    }
+    const std::size_t need = f_.pattern.size_bound(f);
+    if (buf_.size() < need) buf_.resize(need);
+    const char* end = f_.pattern.format_to(f, buf_.data());
+    return {false, 0,
+            std::string_view(buf_.data(),
+                             static_cast<std::size_t>(end - buf_.data())),
+            f_.pattern.escape_free()};
   }
-  return {false, 0, buf_};
+  buf_.clear();
+  switch (t.kind) {
+    case K::instant:
+      dt::format_iso_instant(f, buf_);
+      break;
+    case K::local_date_time:
+      dt::format_iso_local(f, buf_);
+      break;
+    case K::local_date:
+      dt::format_iso_date(f, buf_);
+      break;
+    case K::local_time:
+      dt::format_iso_time(f, buf_);
+      break;
+  }
+  return {false, 0, buf_, true};  // digits, '-', ':', 'T', '.', '+', 'Z'
 }
 
 void FormatDates::timestamp_value(const Timestamp& t) {

@@ -46,6 +46,7 @@ class DateFormatter {
     bool is_number = false;
     std::int64_t number = 0;
     std::string_view text;
+    bool escape_free = false;  // text needs no escaping in a JSON string
   };
   Result format(const Timestamp& t);
 

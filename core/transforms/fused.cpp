@@ -37,7 +37,14 @@ KeyRenamer::KeyRenamer(KeyCase style, std::string_view style_name)
       return;
   }
   table_ = true;
-  separators_ = style != KeyCase::lower;  // lower keeps separators
+  joiner_word_ = swar::kOnes * static_cast<unsigned char>(joiner_);
+  if (style == KeyCase::lower) return;  // lower keeps separators
+  for (const char c : {'_', '-', ' '}) {
+    if (c != joiner_) {
+      separator_words_[separators_++] =
+          swar::kOnes * static_cast<unsigned char>(c);
+    }
+  }
 }
 
 void KeyRenamer::open_object() {
@@ -87,7 +94,7 @@ void KeyRenamer::rename_remembered(std::string_view name, Renamed& out) {
   }
   if (e == nullptr) e = find_or_add(name);
   l.seen.push_back(e);
-  out = Renamed{e->first, *e->second.renamed, e->second.target};
+  out = Renamed{e->first, e->second.renamed, e->second.target};
 }
 
 const KeyRenamer::Entry* KeyRenamer::find_or_add(std::string_view name) {
@@ -96,13 +103,17 @@ const KeyRenamer::Entry* KeyRenamer::find_or_add(std::string_view name) {
   buf_.clear();
   rename_key(name, style_, buf_);
   const auto [t, fresh] = targets_.try_emplace(buf_);
+  Target& target = t->second;
   if (fresh) {
-    t->second.kept = keeps_name(t->first, style_);
+    target.kept = keeps_name(t->first, style_);
+    target.text.assign(buf_.size() + kPadding, '\0');
+    buf_.copy(target.text.data(), buf_.size());
   } else {
-    t->second.ambiguous = true;  // name is new: it differs from the other
+    target.ambiguous = true;  // name is new: it differs from the other
   }
+  const std::string_view renamed(target.text.data(), buf_.size());
   const Entry* e =
-      &*known_.emplace(std::string(name), Known{&t->first, &t->second}).first;
+      &*known_.emplace(std::string(name), Known{renamed, &target}).first;
   names_.insert(e, hash);
   return e;
 }

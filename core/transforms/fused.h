@@ -60,7 +60,11 @@ class KeyRenamer {
   struct Target {
     bool ambiguous = false;  // more than one remembered name becomes it
     bool kept = false;       // a name spelled like it is kept as it is
+    std::string text;        // the name, then kPadding zero bytes
   };
+  /// Bytes readable past the start of a new name (Renamed::renamed with a
+  /// target), for writers that copy short names in whole words.
+  static constexpr std::size_t kPadding = 32;
   /// A member name as read and as written; both valid until end_document.
   struct Renamed {
     std::string_view name;
@@ -92,7 +96,7 @@ class KeyRenamer {
     }
   };
   struct Known {
-    const std::string* renamed;
+    std::string_view renamed;  // in target->text
     Target* target;
   };
   using KnownMap =
@@ -145,10 +149,13 @@ class KeyRenamer {
   std::string style_name_;
   // kept() decides by itself (else keeps_name()) for the styles whose kept
   // names are words joined by single joiners: `joiner_` ('_', '-', or 0
-  // for none), and whether the other separators are renamed.
+  // for none), and the other separators, which are renamed, in each byte
+  // of a word.
   bool table_ = false;
   char joiner_ = 0;
-  bool separators_ = false;
+  std::uint64_t joiner_word_ = 0;
+  std::size_t separators_ = 0;
+  std::array<std::uint64_t, 3> separator_words_{};
   std::string buf_;
   // Node-based maps keep the pointers held elsewhere valid.
   std::unordered_map<std::string, Target, Hash, std::equal_to<>> targets_;
@@ -193,19 +200,25 @@ class FusedFeatures final : public Handler {
   /// string_value() for text that needs no escaping.
   void plain_string(std::string_view s);
 
+  /// The handler it sends to.
+  Next& next() { return next_; }
+
  private:
   using Renamed = detail::KeyRenamer::Renamed;
 
+  // selected(), value_end(), release() and send_name() run for every
+  // value: always inlined.
+
   /// Enters the location of a value (--date-fields); true when a rule
   /// selects it.
-  bool selected();
-  void value_end();
+  [[gnu::always_inline]] bool selected();
+  [[gnu::always_inline]] void value_end();
   Flow on_key(std::string_view name, bool plain);
   void on_string(std::string_view s, bool plain);
   void on_number(std::string_view text);
   /// Sends the held key, if any. False when the consumer skipped or
   /// stopped: then the value must not be sent. Sets `flow`.
-  bool release(Flow& flow);
+  [[gnu::always_inline]] bool release(Flow& flow);
   bool release() {
     Flow f;
     return release(f);
@@ -257,6 +270,15 @@ class FusedFeatures final : public Handler {
                                   const CachedKey& c) {
     return {names.data() + c.at, c.size};
   }
+  /// on_key() for a key that is not the next one of a clean shape.
+  Flow general_key(std::string_view name, bool plain);
+  /// Sends `c`, a key of a clean shape read as `name` (plain).
+  Flow send_cached(CachedKey& c, std::string_view name);
+  /// send_cached() for on_key().
+  [[gnu::noinline]] Flow send_cached_key(CachedKey& c, std::string_view name);
+  /// Sends a name as renamed (`renamed`: with KeyRenamer::kPadding).
+  [[gnu::always_inline]] Flow send_name(std::string_view name, bool plain,
+                                        bool renamed);
   /// Renames `name` and enters it in the tracker, through the cache.
   void find_key(std::string_view name, bool plain, Renamed& out);
   /// find_key() for a key that is not the shape's next one.
@@ -273,6 +295,7 @@ class FusedFeatures final : public Handler {
   std::deque<Shape> shapes_;  // stable addresses
   Shape* root_ = nullptr;
   std::vector<Open> open_;  // per open container, reused
+  Open* top_ = nullptr;     // the innermost, open_[depth_ - 1]
   std::size_t depth_ = 0;
   std::uint64_t serial_ = 0;
   CachedKey* key_slot_ = nullptr;  // the last key's entry, or null
@@ -286,7 +309,10 @@ class FusedFeatures final : public Handler {
   bool drop_ = false;      // --nulls=drop or drop-all
   bool drop_all_ = false;  // also null array elements
   bool stopped_ = false;   // the consumer said stop (while dropping)
-  // The key held back until its value shows whether the member stays.
+  // The key held back until its value shows whether the member stays:
+  // the next key of a clean shape, read as held_name_, or key_.
+  CachedKey* held_ = nullptr;
+  std::string_view held_name_;
   bool has_key_ = false;
   bool key_plain_ = false;
   Renamed key_;

@@ -20,6 +20,12 @@ concept TakesPlainText = requires(N& n, std::string_view s) {
   n.plain_key(s);
 };
 
+/// A writer told how far past a key's start it may read (JsonWriter).
+template <class N>
+concept TakesDirectKeys = requires(N& n, std::string_view s, std::size_t r) {
+  n.direct_key(s, r);
+};
+
 inline unsigned KeyRenamer::filter_bit(std::string_view s) {
   if (s.empty()) return 0;
   return (static_cast<unsigned>(s.size()) * 31u +
@@ -105,14 +111,12 @@ inline bool KeyRenamer::kept(std::string_view name) const {
     const std::uint64_t v = swar::load(p + i, k);  // zeros past the name
     i += k;
     std::uint64_t bad = swar::capitals(v);
-    if (separators_) {
-      for (const char c : {'_', '-', ' '}) {
-        if (c != joiner_) bad |= swar::bytes_equal(v, c);
-      }
+    for (std::size_t s = 0; s < separators_; ++s) {
+      bad |= swar::zero_bytes(v ^ separator_words_[s]);
     }
     std::uint64_t joins = 0;
     if (joiner_ != 0) {
-      joins = swar::bytes_equal(v, joiner_);
+      joins = swar::zero_bytes(v ^ joiner_word_);
       bad |= joins & ((joins << 8) | (before << 7));  // "a__b" is "a_b"
     }
     if (bad != 0) return false;
@@ -185,31 +189,60 @@ template <class Next>
 FusedFeatures<Next>::~FusedFeatures() = default;
 
 template <class Next>
-bool FusedFeatures<Next>::selected() {
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::selected() {
   if (!tracker_) return false;
   tracker_->on_value_begin();
   return tracker_->selected() >= 0;
 }
 
 template <class Next>
-void FusedFeatures<Next>::value_end() {
+[[gnu::always_inline]] inline void FusedFeatures<Next>::value_end() {
   if (tracker_) tracker_->on_value_end();
+}
+
+template <class Next>
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_name(
+    std::string_view name, bool plain, bool renamed) {
+  if constexpr (detail::TakesPlainText<Next>) {
+    // Renaming only recases ASCII letters and drops or inserts '_' and
+    // '-': an escape-free name stays escape-free.
+    if (plain) {
+      if constexpr (detail::TakesDirectKeys<Next>) {
+        if (renamed) {
+          return next_.direct_key(name,
+                                  name.size() + detail::KeyRenamer::kPadding);
+        }
+      }
+      return next_.plain_key(name);
+    }
+  }
+  return next_.key(name);
 }
 
 template <class Next>
 Flow FusedFeatures<Next>::send_key(const Renamed& k, bool plain) {
   if (keys_ && !key_checked_) keys_->add_member(k);
-  if (key_slot_ != nullptr) key_slot_->written = open_[depth_ - 1].serial;
-  if constexpr (detail::TakesPlainText<Next>) {
-    // Renaming only recases ASCII letters and drops or inserts '_' and
-    // '-': an escape-free name stays escape-free.
-    if (plain) return next_.plain_key(k.renamed);
-  }
-  return next_.key(k.renamed);
+  if (key_slot_ != nullptr) key_slot_->written = top_->serial;
+  return send_name(k.renamed, plain, k.target != nullptr);
 }
 
 template <class Next>
-bool FusedFeatures<Next>::release(Flow& flow) {
+inline Flow FusedFeatures<Next>::send_cached(CachedKey& c,
+                                             std::string_view name) {
+  c.written = top_->serial;
+  if (c.target != nullptr) return send_name(c.renamed, true, true);
+  return send_name(name, true, false);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::release(Flow& flow) {
+  if (held_ != nullptr) [[likely]] {
+    CachedKey& c = *held_;
+    held_ = nullptr;
+    flow = send_cached(c, held_name_);
+    if (flow == Flow::stop) stopped_ = true;
+    return flow == Flow::visit;
+  }
   flow = stopped_ ? Flow::stop : Flow::visit;
   if (!has_key_) return !stopped_;
   has_key_ = false;
@@ -228,18 +261,24 @@ void FusedFeatures<Next>::send_timestamp(const Timestamp& t) {
   const DateFormatter::Result r = date_writer_->format(t);
   if (r.is_number) {
     next_.int_value(r.number);
-  } else {
-    next_.string_value(r.text);
+    return;
   }
+  if constexpr (detail::TakesPlainText<Next>) {
+    if (r.escape_free) {
+      next_.plain_string(r.text);
+      return;
+    }
+  }
+  next_.string_value(r.text);
 }
 
 template <class Next>
 inline void FusedFeatures<Next>::find_key(std::string_view name, bool plain,
                                           Renamed& out) {
-  Open& o = open_[depth_ - 1];
+  Open& o = *top_;
   // Only names that stay valid are taken from the cache: the result
   // points at them.
-  if (o.following && plain) [[likely]] {
+  if (o.following && plain) {
     std::vector<CachedKey>& keys = o.shape->keys;
     if (o.pos < keys.size()) {
       CachedKey& c = keys[o.pos];
@@ -308,6 +347,7 @@ void FusedFeatures<Next>::push_open(bool is_array) {
   }
   if (open_.size() <= depth_) open_.emplace_back();
   Open& o = open_[depth_++];
+  top_ = &o;
   o.is_array = is_array;
   key_slot_ = nullptr;
   if (is_array) {
@@ -341,6 +381,7 @@ void FusedFeatures<Next>::push_open(bool is_array) {
 template <class Next>
 void FusedFeatures<Next>::pop_open() {
   Open& o = open_[--depth_];
+  top_ = depth_ > 0 ? &open_[depth_ - 1] : nullptr;
   key_slot_ = nullptr;
   if (o.is_array || o.shape == nullptr) return;
   if (o.following) {
@@ -372,7 +413,40 @@ void FusedFeatures<Next>::pop_open() {
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::on_key(std::string_view name, bool plain) {
+Flow FusedFeatures<Next>::send_cached_key(CachedKey& c, std::string_view name) {
+  const Flow f = send_cached(c, name);
+  if (f != Flow::visit) value_end();
+  return f;
+}
+
+template <class Next>
+inline Flow FusedFeatures<Next>::on_key(std::string_view name, bool plain) {
+  // The next key of a clean shape: renamed, matched and checked for
+  // collisions when the shape was recorded. The rest is out of line, so
+  // that this test costs little for the keys it does not take.
+  if (cache_ && plain && !stopped_) {
+    Open& o = *top_;
+    if (o.following && o.shape->clean) {
+      std::vector<CachedKey>& keys = o.shape->keys;
+      if (o.pos < keys.size()) [[likely]] {
+        CachedKey& c = keys[o.pos];
+        if (detail::swar::same(name, name_of(o.shape->names, c))) {
+          ++o.pos;
+          if (tracker_) tracker_->on_key(name, c.step);
+          key_slot_ = &c;
+          if (!drop_) return send_cached_key(c, name);
+          held_ = &c;
+          held_name_ = name;
+          return Flow::visit;
+        }
+      }
+    }
+  }
+  return general_key(name, plain);
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::general_key(std::string_view name, bool plain) {
   if (drop_ && stopped_) {
     if (tracker_) tracker_->on_key(name);
     value_end();
@@ -474,8 +548,9 @@ void FusedFeatures<Next>::end_array() {
 template <class Next>
 void FusedFeatures<Next>::null_value() {
   selected();  // a null at a date path stays null
-  if (has_key_) {
-    has_key_ = false;  // the member disappears with its key
+  if (held_ != nullptr || has_key_) {
+    held_ = nullptr;  // the member disappears with its key
+    has_key_ = false;
   } else if (!(drop_all_ && !in_array_.empty() && in_array_.back()) &&
              !stopped_) {
     next_.null_value();
@@ -542,10 +617,15 @@ void FusedFeatures<Next>::number_text(std::string_view text) {
 
 template <class Next>
 void FusedFeatures<Next>::on_string(std::string_view s, bool plain) {
-  Timestamp t;
-  if (selected() && date_reader_->text(s, *tracker_, t)) {
-    send_timestamp(t);
-  } else if (release()) {
+  if (selected()) [[unlikely]] {
+    Timestamp t;
+    if (date_reader_->text(s, *tracker_, t)) {
+      send_timestamp(t);
+      value_end();
+      return;
+    }
+  }
+  if (release()) {
     if constexpr (detail::TakesPlainText<Next>) {
       if (plain) {
         next_.plain_string(s);
@@ -591,10 +671,12 @@ void FusedFeatures<Next>::annotation(const Annotation& a) {
 
 template <class Next>
 void FusedFeatures<Next>::end_document() {
+  held_ = nullptr;
   has_key_ = false;
   stopped_ = false;
   in_array_.clear();
   depth_ = 0;
+  top_ = nullptr;
   key_slot_ = nullptr;
   // The shapes point at names the renamer forgets with its memory; a
   // document with many shapes starts the next one afresh.

@@ -35,32 +35,27 @@ path::Query parse_rule_path(std::string_view flag, std::string_view query) {
 
 PathTracker::PathTracker(const std::vector<path::Query>& rules) {
   rules_.reserve(rules.size());
-  for (const path::Query& q : rules) rules_.push_back(q.segments);
-  masks_.assign(rules_.size(), 1);  // the root: nothing matched yet
+  for (const path::Query& q : rules) {
+    rules_.push_back(q.segments);
+    accept_.push_back(std::uint64_t{1} << q.segments.size());
+  }
+  n_ = rules_.size();
+  masks_.assign(n_, 1);  // the root: nothing matched yet
+}
+
+void PathTracker::grow() {
+  location_.resize(frames_.size());
+  masks_.resize((location_.size() + 1) * rules_.size());
 }
 
 void PathTracker::enter_member(std::string_view name) {
   enter(path::Step::member(name));
   // Paths are only shown for selected values, whose levels are all alive.
   if (dead_from_ != 0) return;
-  location_[depth_ - 1].is_index = false;
-  location_[depth_ - 1].key.assign(name);
-}
-
-void PathTracker::replay_member(std::string_view name, const KeyStep& step) {
-  // What enter_member() does when it computes `step`.
-  ++depth_;
-  if (location_.size() < depth_) location_.resize(depth_);
-  const std::size_t n = rules_.size();
-  if (masks_.size() < (depth_ + 1) * n) masks_.resize((depth_ + 1) * n);
-  std::uint64_t* to = &masks_[depth_ * n];
-  for (std::size_t r = 0; r < n; ++r) to[r] = step.masks[r];
-  if (step.dead) {
-    dead_from_ = depth_;
-    return;
-  }
-  location_[depth_ - 1].is_index = false;
-  location_[depth_ - 1].key.assign(name);
+  Entry& e = location_[depth_ - 1];
+  e.is_index = false;
+  e.owned = true;
+  e.key.assign(name);
 }
 
 void PathTracker::enter_element(std::uint64_t i) {
@@ -71,10 +66,8 @@ void PathTracker::enter_element(std::uint64_t i) {
 
 void PathTracker::enter(const path::Step& s) {
   ++depth_;
-  if (location_.size() < depth_) location_.resize(depth_);
   if (dead_from_ != 0) return;
   const std::size_t n = rules_.size();
-  if (masks_.size() < (depth_ + 1) * n) masks_.resize((depth_ + 1) * n);
   const std::uint64_t* from = &masks_[(depth_ - 1) * n];
   std::uint64_t* to = &masks_[depth_ * n];
   bool alive = false;
@@ -107,21 +100,13 @@ void PathTracker::enter(const path::Step& s) {
   if (!alive) dead_from_ = depth_;
 }
 
-int PathTracker::first_selecting() const {
-  const std::uint64_t* m = &masks_[depth_ * rules_.size()];
-  for (std::size_t r = 0; r < rules_.size(); ++r) {
-    if ((m[r] >> rules_[r].size()) & 1) return static_cast<int>(r);
-  }
-  return -1;
-}
-
 std::vector<path::Step> PathTracker::steps() const {
   std::vector<path::Step> out;
   out.reserve(depth_);
   for (std::size_t i = 0; i < depth_; ++i) {
     const Entry& e = location_[i];
     out.push_back(e.is_index ? path::Step::element(e.index)
-                             : path::Step::member(e.key));
+                             : path::Step::member(e.owned ? e.key : e.view));
   }
   return out;
 }

@@ -53,7 +53,11 @@ class PathTracker {
   /// A scalar ended, or a container was skipped by the consumer.
   void on_value_end() { leave(); }
   /// A container opened (after on_value_begin) / closed.
-  void on_open(bool is_array) { frames_.push_back({is_array, 0}); }
+  void on_open(bool is_array) {
+    frames_.push_back({is_array, 0});
+    // Room for the level of its items: entering one never grows a vector.
+    if (location_.size() < frames_.size()) grow();
+  }
   void on_close() {
     frames_.pop_back();
     leave();
@@ -84,8 +88,8 @@ class PathTracker {
       c.dead = true;
       return c;
     }
-    const std::uint64_t* m = &masks_[depth_ * rules_.size()];
-    for (std::size_t r = 0; r < rules_.size(); ++r) c.masks[r] = m[r];
+    const std::uint64_t* m = &masks_[depth_ * n_];
+    for (std::size_t r = 0; r < n_; ++r) c.masks[r] = m[r];
     return c;
   }
   KeyStep last_key_step() const {
@@ -94,21 +98,37 @@ class PathTracker {
       k.dead = true;  // also when dead above: then the step is not used
       return k;
     }
-    const std::uint64_t* m = &masks_[depth_ * rules_.size()];
-    for (std::size_t r = 0; r < rules_.size(); ++r) k.masks[r] = m[r];
+    const std::uint64_t* m = &masks_[depth_ * n_];
+    for (std::size_t r = 0; r < n_; ++r) k.masks[r] = m[r];
     return k;
   }
-  /// on_key() for a member whose step in this context is known.
+  /// on_key() for a member whose step in this context is known. `name`
+  /// must stay valid while the member is entered (it is not copied).
   void on_key(std::string_view name, const KeyStep& step) {
-    if (dead_from_ != 0) {
-      ++depth_;
+    ++depth_;
+    if (dead_from_ != 0) return;
+    // What enter_member() does when it computes `step`.
+    if (step.dead) {
+      dead_from_ = depth_;  // no mask below is read until it is left
       return;
     }
-    replay_member(name, step);
+    std::uint64_t* to = &masks_[depth_ * n_];
+    for (std::size_t r = 0; r < n_; ++r) to[r] = step.masks[r];
+    Entry& e = location_[depth_ - 1];
+    e.is_index = false;
+    e.owned = false;
+    e.view = name;
   }
 
   /// Index of the first rule that selects the current value, or -1.
-  int selected() const { return dead_from_ != 0 ? -1 : first_selecting(); }
+  int selected() const {
+    if (dead_from_ != 0) return -1;
+    const std::uint64_t* m = &masks_[depth_ * n_];
+    for (std::size_t r = 0; r < n_; ++r) {
+      if ((m[r] & accept_[r]) != 0) return static_cast<int>(r);
+    }
+    return -1;
+  }
   bool in_array() const { return !frames_.empty() && frames_.back().is_array; }
   std::size_t depth() const { return frames_.size(); }
   /// The current location as a normalized path ($['a'][0]) and a pointer.
@@ -122,14 +142,16 @@ class PathTracker {
   };
   struct Entry {
     bool is_index = false;
+    bool owned = false;  // the name is `key`, else `view`
     std::uint64_t index = 0;
     std::string key;
+    std::string_view view;
   };
   // Enter a level where some rule may still match (dead_from_ == 0).
   void enter_member(std::string_view name);
   void enter_element(std::uint64_t i);
   void enter(const path::Step& s);
-  void replay_member(std::string_view name, const KeyStep& step);
+  void grow();
   void leave() {
     // Only a child of the innermost open container has a level to leave;
     // the root value has no step.
@@ -137,16 +159,19 @@ class PathTracker {
     if (dead_from_ == depth_) dead_from_ = 0;
     --depth_;
   }
-  int first_selecting() const;
   std::vector<path::Step> steps() const;
 
   // An NFA per rule over its segments, as path::Matcher does, with the
   // state set of each level as a bit mask (bit j: segments [0, j) matched)
   // so that entering a level allocates nothing.
   std::vector<std::vector<path::Segment>> rules_;
-  std::vector<std::uint64_t> masks_;  // rules_.size() per entered level + 1
+  std::size_t n_ = 0;                  // rules_.size()
+  std::vector<std::uint64_t> accept_;  // per rule: the bit of all matched
+  // rules_.size() per level, the root's first; as many levels as
+  // location_ has entries, + 1.
+  std::vector<std::uint64_t> masks_;
   std::vector<Frame> frames_;
-  std::vector<Entry> location_;  // one per entered live level, reused
+  std::vector<Entry> location_;  // one per level that may be entered
   std::size_t depth_ = 0;        // entered levels (location_ may be longer)
   std::size_t dead_from_ = 0;    // 0, or the level where nothing can match
 };

@@ -7,6 +7,7 @@
 #include <typeinfo>
 
 #include "core/error.h"
+#include "formats/json/json_fused.h"
 #include "formats/json/json_parser.h"
 #include "formats/json/json_simd.h"
 #include "formats/json/json_writer.h"
@@ -151,10 +152,14 @@ std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
   }
   // The JSON writer (a final class: comparing types is exact and cheaper
   // than a cast) may read the padded input for the length of the parse; in
-  // lines mode the buffer moves as it grows.
-  JsonWriter* writer = typeid(out) == typeid(JsonWriter)
-                           ? static_cast<JsonWriter*>(&out)
-                           : nullptr;
+  // lines mode the buffer moves as it grows. So may the writer behind the
+  // fused features, which pass it the input's escape-free texts.
+  JsonWriter* writer = nullptr;
+  if (typeid(out) == typeid(JsonWriter)) {
+    writer = static_cast<JsonWriter*>(&out);
+  } else if (typeid(out) == typeid(transforms::FusedFeatures<JsonWriter>)) {
+    writer = &static_cast<transforms::FusedFeatures<JsonWriter>&>(out).next();
+  }
   SimdResult r;
   {
     const ReadableWindow window(writer, text.data() + start, capacity - start);
