@@ -54,6 +54,7 @@ void KeyRenamer::open_object() {
   l.shape = -1;
   l.all = {};
   l.renamed = {};
+  l.any_renamed = false;
   if (l.indexed) {
     l.index.clear();
     l.indexed = false;
@@ -116,6 +117,19 @@ const KeyRenamer::Entry* KeyRenamer::find_or_add(std::string_view name) {
       &*known_.emplace(std::string(name), Known{renamed, &target}).first;
   names_.insert(e, hash);
   return e;
+}
+
+void KeyRenamer::fill_all(Level& l) {
+  for (const Member& m : l.members) set(l.all, filter_bit(m.renamed));
+}
+
+void KeyRenamer::add_member_checked(Level& l, const Renamed& r) {
+  if (r.target != nullptr && !l.any_renamed) fill_all(l);
+  const unsigned bit = filter_bit(r.renamed);
+  if (may_collide(l, r, bit)) {
+    if (const Member* other = find_collision(l, r)) throw_collision(*other, r);
+  }
+  record(l, r, bit);
 }
 
 const KeyRenamer::Member* KeyRenamer::find_collision(Level& l,

@@ -112,6 +112,10 @@ class KeyRenamer {
     std::vector<Member> members;  // written so far, for collisions
     Filter all{};                 // every member's new name
     Filter renamed{};             // the new names of renamed members
+    // A member kept as it is can only collide with a renamed one: until
+    // one is written, kept members are only listed, and their bits in
+    // `all` are set when the first renamed one comes.
+    bool any_renamed = false;
     std::unordered_map<std::string_view, std::string_view> index;
     bool indexed = false;            // index holds members (large objects)
     std::vector<const Entry*> seen;  // remembered names read so far
@@ -131,6 +135,9 @@ class KeyRenamer {
   /// Whether r may collide with a member of `l` (then find_collision()).
   static bool may_collide(const Level& l, const Renamed& r, unsigned bit);
   static void record(Level& l, const Renamed& r, unsigned bit);
+  /// Sets the bits in l.all of the members listed before any was renamed.
+  static void fill_all(Level& l);
+  void add_member_checked(Level& l, const Renamed& r);
   [[noreturn]] void throw_collision(const Member& other,
                                     const Renamed& r) const;
   const Entry* find_or_add(std::string_view name);
@@ -142,9 +149,11 @@ class KeyRenamer {
     f[bit >> 6] |= std::uint64_t{1} << (bit & 63);
   }
 
+ public:
   /// keeps_name(), faster.
   bool kept(std::string_view name) const;
 
+ private:
   KeyCase style_;
   std::string style_name_;
   // kept() decides by itself (else keeps_name()) for the styles whose kept
@@ -274,6 +283,9 @@ class FusedFeatures final : public Handler {
   Flow general_key(std::string_view name, bool plain);
   /// Sends `c`, a key of a clean shape read as `name` (plain).
   Flow send_cached(CachedKey& c, std::string_view name);
+  /// general_key() for a plain name that keys_ keeps as it is, in an
+  /// object without a shape.
+  Flow kept_key(std::string_view name);
   /// send_cached() for on_key().
   [[gnu::noinline]] Flow send_cached_key(CachedKey& c, std::string_view name);
   /// Sends a name as renamed (`renamed`: with KeyRenamer::kPadding).

@@ -92,15 +92,39 @@ inline bool same(std::string_view a, std::string_view b) {
   return a == b;
 }
 
+/// 0x80 in each ASCII byte of `v` below '0' or from 'A' to '_': the
+/// capitals and the separators ' ', '-' and '_', and a few more.
+inline std::uint64_t unusual(std::uint64_t v) {
+  const std::uint64_t low = v & kLow;
+  const std::uint64_t below_0 = ~(low + kOnes * (0x80 - '0'));
+  const std::uint64_t from_a = low + kOnes * (0x80 - 'A');
+  const std::uint64_t past = low + kOnes * (0x80 - '_' - 1);
+  return (below_0 | (from_a & ~past)) & ~v & kHigh;
+}
+
 }  // namespace swar
 
 inline bool KeyRenamer::kept(std::string_view name) const {
   if (!table_) return keeps_name(name, style_);
+  const char* p = name.data();
+  const std::size_t n = name.size();
+  // Most names have none of the bytes these styles change or join with
+  // (capitals, ' ', '-', '_'): each style keeps those. Tested first on a
+  // superset of those bytes, in one or two overlapping words.
+  if (n - 1 < 16) {
+    std::uint64_t odd = 0;
+    if (n < 8) {
+      odd = swar::unusual(swar::load(p, n)) &
+            ((std::uint64_t{1} << (8 * n)) - 1);  // not the zeros past it
+    } else {
+      odd = swar::unusual(swar::load(p, 8)) |
+            swar::unusual(swar::load(p + n - 8, 8));
+    }
+    if (odd == 0) return true;
+  }
   // keeps_name() for snake, kebab, camel and lower, eight bytes at a time:
   // no capital, no separator other than the joiner, and joiners only
   // single and between words.
-  const char* p = name.data();
-  const std::size_t n = name.size();
   std::size_t i = 0;
   while (i < n && p[i] == '_') ++i;
   if (i == n) return true;
@@ -148,21 +172,28 @@ inline bool KeyRenamer::may_collide(const Level& l, const Renamed& r,
 inline void KeyRenamer::record(Level& l, const Renamed& r, unsigned bit) {
   if (l.indexed) l.index.emplace(r.renamed, r.name);
   l.members.push_back({r.name, r.renamed});
+  if (!l.any_renamed && r.target == nullptr) return;  // bits set later
   set(l.all, bit);
-  if (r.target != nullptr) set(l.renamed, bit);
+  if (r.target != nullptr) {
+    set(l.renamed, bit);
+    l.any_renamed = true;
+  }
 }
 
 inline void KeyRenamer::add_member(const Renamed& r) {
   Level& l = levels_[depth_ - 1];
-  const unsigned bit = filter_bit(r.renamed);
-  if (may_collide(l, r, bit)) {
-    if (const Member* other = find_collision(l, r)) throw_collision(*other, r);
+  if (r.target == nullptr && !l.any_renamed) [[likely]] {
+    // Nothing to collide with yet (and not indexed: only a renamed member
+    // makes find_collision() run).
+    l.members.push_back({r.name, r.renamed});
+    return;
   }
-  record(l, r, bit);
+  add_member_checked(l, r);
 }
 
 inline bool KeyRenamer::try_add_member(const Renamed& r) {
   Level& l = levels_[depth_ - 1];
+  if (r.target != nullptr && !l.any_renamed) fill_all(l);
   const unsigned bit = filter_bit(r.renamed);
   if (may_collide(l, r, bit) && find_collision(l, r) != nullptr) return false;
   record(l, r, bit);
@@ -440,9 +471,30 @@ inline Flow FusedFeatures<Next>::on_key(std::string_view name, bool plain) {
           return Flow::visit;
         }
       }
+    } else if (o.shape == nullptr && keys_ && keys_->kept(name)) {
+      return kept_key(name);
     }
   }
   return general_key(name, plain);
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::kept_key(std::string_view name) {
+  // general_key() for a plain name kept as it is in an object that is not
+  // cached: nothing to rename, remember or replay.
+  key_slot_ = nullptr;
+  key_checked_ = false;
+  if (tracker_) tracker_->on_key(name);
+  const Renamed k{name, name, nullptr};
+  if (!drop_) {
+    const Flow f = send_key(k, true);
+    if (f != Flow::visit) value_end();
+    return f;
+  }
+  key_ = k;
+  key_plain_ = true;
+  has_key_ = true;
+  return Flow::visit;
 }
 
 template <class Next>
