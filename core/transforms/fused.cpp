@@ -119,6 +119,39 @@ const KeyRenamer::Entry* KeyRenamer::find_or_add(std::string_view name) {
   return e;
 }
 
+bool KeyRenamer::keeps(std::string_view name) const { return kept(name); }
+
+bool KeyRenamer::kept_slowly(std::string_view name) const {
+  if (!table_) return keeps_name(name, style_);
+  const char* p = name.data();
+  const std::size_t n = name.size();
+  // keeps_name() for snake, kebab, camel and lower, eight bytes at a time:
+  // no capital, no separator other than the joiner, and joiners only
+  // single and between words.
+  std::size_t i = 0;
+  while (i < n && p[i] == '_') ++i;
+  if (i == n) return true;
+  if (joiner_ != 0 && p[n - 1] == joiner_) return false;  // "a_" is "a"
+  std::uint64_t before = 1;  // a word must come first: "_-a" is "_a"
+  while (i < n) {
+    const std::size_t k = std::min<std::size_t>(8, n - i);
+    const std::uint64_t v = swar::load(p + i, k);  // zeros past the name
+    i += k;
+    std::uint64_t bad = swar::capitals(v);
+    for (std::size_t s = 0; s < separators_; ++s) {
+      bad |= swar::zero_bytes(v ^ separator_words_[s]);
+    }
+    std::uint64_t joins = 0;
+    if (joiner_ != 0) {
+      joins = swar::zero_bytes(v ^ joiner_word_);
+      bad |= joins & ((joins << 8) | (before << 7));  // "a__b" is "a_b"
+    }
+    if (bad != 0) return false;
+    before = joins >> 63;
+  }
+  return true;
+}
+
 void KeyRenamer::fill_all(Level& l) {
   for (const Member& m : l.members) set(l.all, filter_bit(m.renamed));
 }

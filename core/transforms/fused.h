@@ -84,6 +84,11 @@ class KeyRenamer {
   /// add_member() that answers false instead of throwing (and then records
   /// nothing).
   bool try_add_member(const Renamed& r);
+  /// keeps_name(), faster: inline for the names that need one or two
+  /// word tests, else kept_slowly().
+  bool kept(std::string_view name) const;
+  /// kept(), out of line.
+  bool keeps(std::string_view name) const;
   /// Forgets the names remembered once there are too many; true when it
   /// did (the views of Renamed results are then invalid).
   bool end_document();
@@ -148,12 +153,7 @@ class KeyRenamer {
   static void set(Filter& f, unsigned bit) {
     f[bit >> 6] |= std::uint64_t{1} << (bit & 63);
   }
-
- public:
-  /// keeps_name(), faster.
-  bool kept(std::string_view name) const;
-
- private:
+  bool kept_slowly(std::string_view name) const;
   KeyCase style_;
   std::string style_name_;
   // kept() decides by itself (else keeps_name()) for the styles whose kept

@@ -295,7 +295,7 @@ BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_names) {
 }
 
 BOOST_AUTO_TEST_CASE(renamer_keeps_the_names_keeps_name_keeps) {
-  // KeyRenamer::kept() takes most names a word at a time; bytes next to
+  // KeyRenamer::keeps() takes most names a word at a time; bytes next to
   // the ones that matter ('0' - 1, 'A' - 1, '_' + 1, ...) and names of
   // every length up to and past two words check its edges.
   const std::string chars = std::string("az09AZ_- /@[`{~.\x7f\xc3\xa9") + '\0';
@@ -312,7 +312,7 @@ BOOST_AUTO_TEST_CASE(renamer_keeps_the_names_keeps_name_keeps) {
       for (std::size_t i = 0; i < len; ++i) {
         name += rng() % 4 == 0 ? chars[rng() % chars.size()] : 'q';
       }
-      BOOST_TEST(r.kept(name) == tf::keeps_name(name, s), name);
+      BOOST_TEST(r.keeps(name) == tf::keeps_name(name, s), name);
     }
   }
 }
