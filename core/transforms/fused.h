@@ -283,9 +283,9 @@ class FusedFeatures final : public Handler {
   Flow general_key(std::string_view name, bool plain);
   /// Sends `c`, a key of a clean shape read as `name` (plain).
   Flow send_cached(CachedKey& c, std::string_view name);
-  /// general_key() for a plain name that keys_ keeps as it is, in an
-  /// object without a shape.
-  Flow kept_key(std::string_view name);
+  /// on_key() for a plain name in an object without a shape (and keys_),
+  /// shorter for one that keys_ keeps as it is.
+  Flow unshaped_key(std::string_view name);
   /// send_cached() for on_key().
   [[gnu::noinline]] Flow send_cached_key(CachedKey& c, std::string_view name);
   /// Sends a name as renamed (`renamed`: with KeyRenamer::kPadding).

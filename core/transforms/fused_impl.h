@@ -447,17 +447,19 @@ inline Flow FusedFeatures<Next>::on_key(std::string_view name, bool plain) {
           return Flow::visit;
         }
       }
-    } else if (o.shape == nullptr && keys_ && keys_->kept(name)) {
-      return kept_key(name);
+    } else if (o.shape == nullptr && keys_) {
+      return unshaped_key(name);
     }
   }
   return general_key(name, plain);
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::kept_key(std::string_view name) {
+Flow FusedFeatures<Next>::unshaped_key(std::string_view name) {
   // general_key() for a plain name kept as it is in an object that is not
-  // cached: nothing to rename, remember or replay.
+  // cached: nothing to rename, remember or replay. Out of on_key(), which
+  // every key goes through, so that the keys of shapes pay nothing for it.
+  if (!keys_->kept(name)) return general_key(name, true);
   key_slot_ = nullptr;
   key_checked_ = false;
   if (tracker_) tracker_->on_key(name);
