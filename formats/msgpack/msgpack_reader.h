@@ -86,8 +86,10 @@ class MsgpackReader final : public Reader {
   // writer (a final class) is called without virtual dispatch.
   template <class H>
   void read_events(H& out);
+  // Inlined into read_events: its call, once per value, cost as much as
+  // decoding most values.
   template <class H>
-  bool read_value(H& out);
+  [[gnu::always_inline]] inline bool read_value(H& out);
   template <class H>
   Flow read_key(H& out, Frame& f);
   template <class H>
