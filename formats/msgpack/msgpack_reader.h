@@ -90,8 +90,9 @@ class MsgpackReader final : public Reader {
   // decoding most values.
   template <class H>
   [[gnu::always_inline]] inline bool read_value(H& out);
+  // Inlined too: it runs once per map key.
   template <class H>
-  Flow read_key(H& out, Frame& f);
+  [[gnu::always_inline]] inline Flow read_key(H& out, Frame& f);
   template <class H>
   bool push(H& out, bool is_map, std::uint64_t n, std::uint64_t at);
   template <class H>
