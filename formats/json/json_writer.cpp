@@ -383,15 +383,9 @@ void JsonWriter::double_value_general(double v) {
     throw Error(Errc::lossy, std::string(std::isnan(v) ? "NaN" : "infinity") +
                                  " cannot be written as JSON (use --nan)");
   }
-  char buf[40];
-  auto r = std::to_chars(buf, buf + 32, v);
-  char* end = r.ptr;
+  char buf[detail::kShortestRoom];
   // Keep it a double when read back: "2" becomes "2.0".
-  if (std::memchr(buf, '.', static_cast<std::size_t>(end - buf)) == nullptr &&
-      std::memchr(buf, 'e', static_cast<std::size_t>(end - buf)) == nullptr) {
-    *end++ = '.';
-    *end++ = '0';
-  }
+  char* end = detail::put_shortest(buf, v, /*mark_double=*/true);
   write_scalar(std::string_view(buf, static_cast<std::size_t>(end - buf)));
 }
 

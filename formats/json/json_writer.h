@@ -5,6 +5,7 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -15,6 +16,7 @@
 #include "core/options.h"
 #include "core/sink.h"
 #include "formats/format.h"
+#include "formats/json/shortest_double.h"
 
 namespace jbx {
 
@@ -449,7 +451,12 @@ inline char* put_int(char* p, std::int64_t v) {
 }
 
 [[gnu::always_inline]] inline void JsonWriter::double_value(double v) {
-  double_value_general(v);
+  if (slow_ != 0 || !std::isfinite(v)) {
+    double_value_general(v);
+    return;
+  }
+  out_.commit(detail::put_shortest(value_start(detail::kShortestRoom), v,
+                                   /*mark_double=*/true));
 }
 
 }  // namespace jbx

@@ -586,6 +586,15 @@ BOOST_AUTO_TEST_CASE(doubles_shortest_round_trip) {
   BOOST_TEST(w(1e300) == "1e+300\n");
   BOOST_TEST(w(1.5e-7) == "1.5e-07\n");
   BOOST_TEST(w(123456789012.5) == "123456789012.5\n");
+  // Inside a container: the inline path.
+  const std::string in_array = write_with([](jbx::JsonWriter& j) {
+    j.begin_array();
+    for (const double d : {2.0, -0.0, 1e300, 1.5e-7, 100000.0, 0.25}) {
+      j.double_value(d);
+    }
+    j.end_array();
+  });
+  BOOST_TEST(in_array == "[2.0,-0.0,1e+300,1.5e-07,1e+05,0.25]\n");
 }
 
 BOOST_AUTO_TEST_CASE(nan_policy) {

@@ -790,7 +790,7 @@ class JsonbReader::Impl {
       }
       const std::size_t key_at = pos_;
       const std::string_view k = key_text(depth + 1);
-      if (step != kNoStep) path_[step].key.assign(k);
+      if (step != kNoStep) path_[step].set_key(k, p_, n_);
       Flow kf = Flow::visit;
       try {
         kf = emit_key(k);
@@ -992,6 +992,7 @@ class JsonbReader::Impl {
     path_[steps_].array = array;
     path_[steps_].index = 0;
     path_[steps_].key.clear();
+    path_[steps_].key_in_input = nullptr;
     return steps_++;
   }
 
@@ -1003,7 +1004,7 @@ class JsonbReader::Impl {
         p += std::to_string(path_[i].index);
         continue;
       }
-      for (char c : path_[i].key) {
+      for (char c : path_[i].key_view()) {
         if (c == '~') {
           p += "~0";
         } else if (c == '/') {
@@ -1266,7 +1267,28 @@ class JsonbReader::Impl {
   struct Step {
     bool array = false;
     std::size_t index = 0;
+    // The current key: where it is in the input when it is there (most
+    // keys; the input outlives the read), else a copy. Copying every key
+    // cost more than the rest of its handling.
+    const char* key_in_input = nullptr;
+    std::size_t key_size = 0;
     std::string key;
+
+    void set_key(std::string_view k, const u8* input, std::size_t size) {
+      const auto at = reinterpret_cast<std::uintptr_t>(k.data()) -
+                      reinterpret_cast<std::uintptr_t>(input);
+      if (at <= size && k.size() <= size - at) {
+        key_in_input = k.data();
+        key_size = k.size();
+      } else {
+        key_in_input = nullptr;
+        key.assign(k);
+      }
+    }
+    std::string_view key_view() const {
+      return key_in_input != nullptr ? std::string_view(key_in_input, key_size)
+                                     : std::string_view(key);
+    }
   };
   std::vector<Step> path_;
   std::size_t steps_ = 0;

@@ -363,6 +363,9 @@ BOOST_AUTO_TEST_CASE(invalid_text_is_an_error_with_its_offset) {
   BOOST_TEST(e.pointer == "/a");
   BOOST_TEST(read_error(unhex("96 01 a6 4b 61 2f 95 80 a5")).pointer ==
              "/1/a~1/0");
+  // Keys transcoded from UTF-16 share a buffer: each level keeps its own.
+  BOOST_TEST(read_error(unhex("a6 7c 04 62 00 2f 00 a6 7c 02 63 00 7a 01 ff"))
+                 .pointer == "/b~1/c");
   BOOST_TEST(read_error(unhex("7a 03 ed a0 80")).offset.value() == 2u);
   e = read_error(unhex("7c 04 41 00 00 d8"));
   BOOST_TEST(e.message == "unpaired utf-16 surrogate 0xd800");

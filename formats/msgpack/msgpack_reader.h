@@ -86,10 +86,13 @@ class MsgpackReader final : public Reader {
   // writer (a final class) is called without virtual dispatch.
   template <class H>
   void read_events(H& out);
+  // Inlined into read_events: its call, once per value, cost as much as
+  // decoding most values.
   template <class H>
-  bool read_value(H& out);
+  [[gnu::always_inline]] inline bool read_value(H& out);
+  // Inlined too: it runs once per map key.
   template <class H>
-  Flow read_key(H& out, Frame& f);
+  [[gnu::always_inline]] inline Flow read_key(H& out, Frame& f);
   template <class H>
   bool push(H& out, bool is_map, std::uint64_t n, std::uint64_t at);
   template <class H>
