@@ -1,6 +1,7 @@
 #include "core/sink.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cstdlib>
 
 #include "core/error.h"
+#include "core/huge_block.h"
 
 namespace jbx {
 
@@ -56,7 +58,29 @@ FdSink::FdSink(int fd, std::string name)
   end_ = begin_ + cap_;
 }
 
+void BufferFree::operator()(char* p) const {
+  if (huge_len > 0) {
+    munmap(p, huge_len);
+  } else {
+    delete[] p;
+  }
+}
+
 FdSink::~FdSink() = default;
+
+void FdSink::grow_held(std::size_t held) {
+  // Straight to the limit, on huge pages (core/huge_block.h): a document
+  // held back is copied once, and its pages fault in 2 MiB at a time.
+  // Only the pages it reaches are touched.
+  static_assert(kHoldLimit % kHugePage == 0);
+  void* block = huge_block(kHoldLimit);
+  SinkBuffer bigger = block != nullptr ? SinkBuffer(static_cast<char*>(block),
+                                                    BufferFree{kHoldLimit})
+                                       : SinkBuffer(new char[kHoldLimit]);
+  std::memcpy(bigger.get(), doc_, held);
+  buf_ = std::move(bigger);
+  cap_ = kHoldLimit;
+}
 
 void FdSink::flush() {
   const auto n = static_cast<std::size_t>(cur_ - begin_);
@@ -75,13 +99,7 @@ void FdSink::make_room(std::size_t n) {
     if (held + n <= kHoldLimit) {
       write_all(fd_, begin_, static_cast<std::size_t>(doc_ - begin_), name_);
       if (held + n > cap_) {
-        // Four times the room: a held document is copied at most twice on
-        // its way to the limit (256 KiB, 1 MiB, 4 MiB).
-        const std::size_t cap = std::max(cap_ * 4, held + n);
-        std::unique_ptr<char[]> bigger(new char[cap]);
-        std::memcpy(bigger.get(), doc_, held);
-        buf_ = std::move(bigger);
-        cap_ = cap;
+        grow_held(held);
       } else {
         std::memmove(buf_.get(), doc_, held);
       }
@@ -94,7 +112,7 @@ void FdSink::make_room(std::size_t n) {
   }
   flush();
   if (n > cap_) {
-    buf_.reset(new char[n]);
+    buf_ = SinkBuffer(new char[n]);
     cap_ = n;
     begin_ = cur_ = buf_.get();
     end_ = begin_ + cap_;

@@ -66,6 +66,13 @@ class Sink {
   char* doc_ = nullptr;  // start of the current document, if marked
 };
 
+/// Frees a sink's buffer: from new[], or a huge_block() of `huge_len`.
+struct BufferFree {
+  std::size_t huge_len = 0;
+  void operator()(char* p) const;
+};
+using SinkBuffer = std::unique_ptr<char, BufferFree>;
+
 /// Buffered writes to a file descriptor it does not own (stdout).
 class FdSink final : public Sink {
  public:
@@ -78,9 +85,12 @@ class FdSink final : public Sink {
   void make_room(std::size_t n) override;
 
  private:
+  /// Moves the `held` bytes at doc_ to a buffer of the hold limit.
+  void grow_held(std::size_t held);
+
   int fd_;
   std::string name_;
-  std::unique_ptr<char[]> buf_;
+  SinkBuffer buf_;
   std::size_t cap_;
 };
 

@@ -61,6 +61,29 @@ BOOST_AUTO_TEST_CASE(document_too_large_to_hold_is_streamed) {
   BOOST_TEST(f.read().size() == big.size());
 }
 
+BOOST_AUTO_TEST_CASE(held_documents_keep_their_bytes_across_growth) {
+  // Written in small pieces, a held document moves from the first block
+  // to the large one; a later write larger than any block replaces it.
+  TempFd f;
+  jbx::FdSink sink(f.fd, "<file>");
+  std::string expected;
+  sink.mark_document();
+  for (int i = 0; i < 3000; ++i) {
+    const std::string piece(1000, static_cast<char>('a' + i % 26));
+    sink.write(piece);
+    expected += piece;
+  }
+  sink.mark_document();
+  const std::string big(std::size_t{9} << 20, 'q');
+  sink.write(big);
+  expected += big;
+  sink.mark_document();
+  sink.write("[3]\n");
+  expected += "[3]\n";
+  sink.flush();
+  BOOST_TEST(f.read() == expected);
+}
+
 BOOST_AUTO_TEST_CASE(string_sink_drop_survives_growth) {
   jbx::StringSink sink;
   sink.write("keep\n");

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "core/huge_block.h"
 
 namespace jbx {
 
@@ -26,8 +27,6 @@ std::size_t page_round(std::size_t n) {
   return (n + page - 1) / page * page;
 }
 
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
-
 // Files from this size up to kPopulateLimit are read into memory on
 // transparent huge pages instead of being mapped. In a virtual machine the
 // first touch of each 4 KiB page of a mapping costs a trap to the
@@ -39,23 +38,6 @@ constexpr std::size_t kReadIntoHugePages = std::size_t{1} << 20;
 // Beyond this a file is mapped and faulted in as it is read, so that an
 // input larger than memory still works.
 constexpr std::size_t kPopulateLimit = std::size_t{256} << 20;
-
-// An anonymous block of `len` bytes (a multiple of kHugePage) aligned to a
-// huge page, with huge pages asked for; nullptr when it cannot be had.
-void* huge_block(std::size_t len) {
-  void* raw = mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) return nullptr;
-  const auto at = reinterpret_cast<std::uintptr_t>(raw);
-  const std::uintptr_t aligned = (at + kHugePage - 1) & ~(kHugePage - 1);
-  if (aligned > at) munmap(raw, aligned - at);
-  const std::size_t tail = kHugePage - (aligned - at);
-  if (tail > 0) munmap(reinterpret_cast<void*>(aligned + len), tail);
-  void* p = reinterpret_cast<void*>(aligned);
-  // Advice only: the block works the same when the kernel declines.
-  madvise(p, len, MADV_HUGEPAGE);
-  return p;
-}
 
 }  // namespace
 
@@ -140,8 +122,7 @@ std::size_t Source::read(char* buf, std::size_t n) {
 
 bool Source::read_into_huge_pages() {
   const auto size = static_cast<std::size_t>(size_hint_);
-  const std::size_t len =
-      (size + kPadding + kHugePage - 1) / kHugePage * kHugePage;
+  const std::size_t len = huge_round(size + kPadding);
   void* block = huge_block(len);
   if (block == nullptr) return false;
   auto* data = static_cast<char*>(block);
