@@ -20,6 +20,10 @@ constexpr std::size_t kScanLimit = 64;
 
 }  // namespace
 
+std::string number_text(std::int64_t v) { return fmt::format("{}", v); }
+std::string number_text(std::uint64_t v) { return fmt::format("{}", v); }
+std::string number_text(double v) { return fmt::format("{}", v); }
+
 KeyRenamer::KeyRenamer(KeyCase style, std::string_view style_name)
     : style_(style), style_name_(style_name) {
   switch (style) {

@@ -41,6 +41,12 @@ struct FusedOptions {
 
 namespace detail {
 
+/// A number's shortest JSON text, for a date read from a number (out of
+/// line: the reader kernels that inline the hot paths do not include fmt).
+std::string number_text(std::int64_t v);
+std::string number_text(std::uint64_t v);
+std::string number_text(double v);
+
 /// --key-case for FusedFeatures: what RenameKeys does, reworked for names
 /// that mostly need no renaming and rarely repeat in place.
 ///

@@ -3,8 +3,6 @@
 // formats/json/json_fused.cpp (JsonWriter).
 #pragma once
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -234,8 +232,8 @@ Flow FusedFeatures<Next>::send_key(const Renamed& k, bool plain) {
 }
 
 template <class Next>
-inline Flow FusedFeatures<Next>::send_cached(CachedKey& c,
-                                             std::string_view name) {
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_cached(
+    CachedKey& c, std::string_view name) {
   c.written = top_->serial;
   if (c.target != nullptr) return send_name(c.renamed, true, true);
   return send_name(name, true, false);
@@ -427,7 +425,8 @@ Flow FusedFeatures<Next>::send_cached_key(CachedKey& c, std::string_view name) {
 }
 
 template <class Next>
-inline Flow FusedFeatures<Next>::on_key(std::string_view name, bool plain) {
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::on_key(
+    std::string_view name, bool plain) {
   // The next key of a clean shape: renamed, matched and checked for
   // collisions when the shape was recorded. The rest is out of line, so
   // that this test costs little for the keys it does not take.
@@ -513,12 +512,14 @@ Flow FusedFeatures<Next>::key(std::string_view name) {
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::plain_key(std::string_view name) {
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::plain_key(
+    std::string_view name) {
   return on_key(name, true);
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::opened(Flow f, bool is_array) {
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::opened(Flow f,
+                                                               bool is_array) {
   if (f == Flow::visit) {
     if (drop_all_) in_array_.push_back(is_array);
     if (keys_ && !is_array) keys_->open_object();
@@ -537,7 +538,7 @@ Flow FusedFeatures<Next>::opened(Flow f, bool is_array) {
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::begin_object() {
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::begin_object() {
   if (selected()) date_reader_->not_a_date("an object", *tracker_);
   Flow f;
   if (!release(f)) {
@@ -548,7 +549,7 @@ Flow FusedFeatures<Next>::begin_object() {
 }
 
 template <class Next>
-void FusedFeatures<Next>::end_object() {
+[[gnu::always_inline]] inline void FusedFeatures<Next>::end_object() {
   if (drop_all_) in_array_.pop_back();
   if (cache_) pop_open();
   if (keys_) keys_->close_object();
@@ -557,7 +558,7 @@ void FusedFeatures<Next>::end_object() {
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::begin_array() {
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::begin_array() {
   if (selected()) date_reader_->not_a_date("an array", *tracker_);
   Flow f;
   if (!release(f)) {
@@ -568,7 +569,7 @@ Flow FusedFeatures<Next>::begin_array() {
 }
 
 template <class Next>
-void FusedFeatures<Next>::end_array() {
+[[gnu::always_inline]] inline void FusedFeatures<Next>::end_array() {
   if (drop_all_) in_array_.pop_back();
   if (cache_) pop_open();
   next_.end_array();
@@ -576,7 +577,7 @@ void FusedFeatures<Next>::end_array() {
 }
 
 template <class Next>
-void FusedFeatures<Next>::null_value() {
+[[gnu::always_inline]] inline void FusedFeatures<Next>::null_value() {
   selected();  // a null at a date path stays null
   if (held_ != nullptr || has_key_) {
     held_ = nullptr;  // the member disappears with its key
@@ -589,7 +590,7 @@ void FusedFeatures<Next>::null_value() {
 }
 
 template <class Next>
-void FusedFeatures<Next>::bool_value(bool b) {
+[[gnu::always_inline]] inline void FusedFeatures<Next>::bool_value(bool b) {
   if (selected()) date_reader_->not_a_date(b ? "true" : "false", *tracker_);
   if (release()) next_.bool_value(b);
   value_end();
@@ -608,7 +609,7 @@ void FusedFeatures<Next>::on_number(std::string_view text) {
 template <class Next>
 void FusedFeatures<Next>::int_value(std::int64_t v) {
   if (selected()) {
-    on_number(fmt::format("{}", v));
+    on_number(detail::number_text(v));
   } else if (release()) {
     next_.int_value(v);
   }
@@ -618,7 +619,7 @@ void FusedFeatures<Next>::int_value(std::int64_t v) {
 template <class Next>
 void FusedFeatures<Next>::uint_value(std::uint64_t v) {
   if (selected()) {
-    on_number(fmt::format("{}", v));
+    on_number(detail::number_text(v));
   } else if (release()) {
     next_.uint_value(v);
   }
@@ -628,7 +629,7 @@ void FusedFeatures<Next>::uint_value(std::uint64_t v) {
 template <class Next>
 void FusedFeatures<Next>::double_value(double v) {
   if (selected()) {
-    on_number(fmt::format("{}", v));
+    on_number(detail::number_text(v));
   } else if (release()) {
     next_.double_value(v);
   }
@@ -636,7 +637,8 @@ void FusedFeatures<Next>::double_value(double v) {
 }
 
 template <class Next>
-void FusedFeatures<Next>::number_text(std::string_view text) {
+[[gnu::always_inline]] inline void FusedFeatures<Next>::number_text(
+    std::string_view text) {
   if (selected()) {
     on_number(text);
   } else if (release()) {
@@ -646,7 +648,8 @@ void FusedFeatures<Next>::number_text(std::string_view text) {
 }
 
 template <class Next>
-void FusedFeatures<Next>::on_string(std::string_view s, bool plain) {
+[[gnu::always_inline]] inline void FusedFeatures<Next>::on_string(
+    std::string_view s, bool plain) {
   if (selected()) [[unlikely]] {
     Timestamp t;
     if (date_reader_->text(s, *tracker_, t)) {
@@ -675,7 +678,8 @@ void FusedFeatures<Next>::string_value(std::string_view s) {
 }
 
 template <class Next>
-void FusedFeatures<Next>::plain_string(std::string_view s) {
+[[gnu::always_inline]] inline void FusedFeatures<Next>::plain_string(
+    std::string_view s) {
   on_string(s, true);
 }
 

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/transforms/fused_impl.h"
 #include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_fused.h"
 #include "formats/json/json_simd.h"
