@@ -225,7 +225,8 @@ template <class Next>
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::send_key(const Renamed& k, bool plain) {
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_key(
+    const Renamed& k, bool plain) {
   if (keys_ && !key_checked_) keys_->add_member(k);
   if (key_slot_ != nullptr) key_slot_->written = top_->serial;
   return send_name(k.renamed, plain, k.target != nullptr);
@@ -454,7 +455,8 @@ template <class Next>
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::unshaped_key(std::string_view name) {
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::unshaped_key(
+    std::string_view name) {
   // general_key() for a plain name kept as it is in an object that is not
   // cached: nothing to rename, remember or replay. Out of on_key(), which
   // every key goes through, so that the keys of shapes pay nothing for it.
