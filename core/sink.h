@@ -31,7 +31,7 @@ class Sink {
     *cur_++ = c;
   }
   /// Returns a pointer to at least `n` writable bytes; advance with commit.
-  char* reserve(std::size_t n) {
+  [[gnu::always_inline]] char* reserve(std::size_t n) {
     if (static_cast<std::size_t>(end_ - cur_) < n) make_room(n);
     return cur_;
   }

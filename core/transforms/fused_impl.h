@@ -59,7 +59,7 @@ inline std::uint64_t capitals(std::uint64_t v) {
 /// The `k` (1 to 8) bytes at `p` as a word, zero above them. Built from
 /// whole loads: gathering them through memory byte by byte would stall the
 /// word-sized read that follows.
-inline std::uint64_t load(const char* p, std::size_t k) {
+[[gnu::always_inline]] inline std::uint64_t load(const char* p, std::size_t k) {
   if (k == 8) {
     std::uint64_t v = 0;
     std::memcpy(&v, p, 8);
@@ -92,7 +92,7 @@ inline bool same(std::string_view a, std::string_view b) {
 
 /// 0x80 in each ASCII byte of `v` below '0' or from 'A' to '_': the
 /// capitals and the separators ' ', '-' and '_', and a few more.
-inline std::uint64_t unusual(std::uint64_t v) {
+[[gnu::always_inline]] inline std::uint64_t unusual(std::uint64_t v) {
   const std::uint64_t low = v & kLow;
   const std::uint64_t below_0 = ~(low + kOnes * (0x80 - '0'));
   const std::uint64_t from_a = low + kOnes * (0x80 - 'A');
@@ -154,7 +154,7 @@ inline void KeyRenamer::record(Level& l, const Renamed& r, unsigned bit) {
   }
 }
 
-inline void KeyRenamer::add_member(const Renamed& r) {
+[[gnu::always_inline]] inline void KeyRenamer::add_member(const Renamed& r) {
   Level& l = levels_[depth_ - 1];
   if (r.target == nullptr && !l.any_renamed) [[likely]] {
     // Nothing to collide with yet (and not indexed: only a renamed member

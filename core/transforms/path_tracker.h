@@ -51,7 +51,7 @@ class PathTracker {
     enter_element(i);
   }
   /// A scalar ended, or a container was skipped by the consumer.
-  void on_value_end() { leave(); }
+  [[gnu::always_inline]] void on_value_end() { leave(); }
   /// A container opened (after on_value_begin) / closed.
   void on_open(bool is_array) {
     frames_.push_back({is_array, 0});
@@ -152,7 +152,7 @@ class PathTracker {
   void enter_element(std::uint64_t i);
   void enter(const path::Step& s);
   void grow();
-  void leave() {
+  [[gnu::always_inline]] void leave() {
     // Only a child of the innermost open container has a level to leave;
     // the root value has no step.
     if (depth_ == 0 || depth_ != frames_.size()) return;
