@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -61,6 +62,11 @@ char* put_padded(char* p, std::int64_t v, int width) {
   if (width == 2 && u < 100) {
     std::memcpy(p, kPairs + 2 * u, 2);
     return p + 2;
+  }
+  if (width == 3 && u < 1000) {  // milliseconds
+    *p = static_cast<char>('0' + u / 100);
+    std::memcpy(p + 1, kPairs + 2 * (u % 100), 2);
+    return p + 3;
   }
   if (width == 4 && u < 10000) {
     std::memcpy(p, kPairs + 2 * (u / 100), 2);
@@ -134,9 +140,60 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
   return q;
 }
 
-// Howard Hinnant's algorithms (public domain), valid for the whole range
-// of int64 years that jbx handles.
+namespace {
+
+// Neri and Schneider's calendar algorithms ("Euclidean affine functions
+// and their application to calendar algorithms", 2022): multiplications
+// and shifts in 32 bits, no floor division. The calendar is shifted by 82
+// eras of 400 years so that every date they take counts up from zero;
+// they hold for years between -kFastYears and kFastYears, beyond which
+// Hinnant's algorithms below take over.
+constexpr std::uint32_t kShiftEras = 82;
+constexpr std::uint32_t kShiftDays = 719468 + 146097 * kShiftEras;
+constexpr std::uint32_t kShiftYears = 400 * kShiftEras;
+constexpr std::int64_t kFastYears = 30000;
+constexpr std::int64_t kFastDays = kFastYears * 365;
+
+inline std::int64_t fast_days_from_civil(std::int64_t y, int m, int d) {
+  const std::uint32_t jan_feb = m <= 2;
+  const std::uint32_t yy =
+      static_cast<std::uint32_t>(y + kShiftYears) - jan_feb;
+  const std::uint32_t mm = static_cast<std::uint32_t>(m) + 12 * jan_feb;
+  const std::uint32_t c = yy / 100;
+  const std::uint32_t year_days = 1461 * yy / 4 - c + c / 4;
+  const std::uint32_t month_days = (979 * mm - 2919) / 32;
+  const std::uint32_t n =
+      year_days + month_days + static_cast<std::uint32_t>(d - 1);
+  return std::int64_t{n} - kShiftDays;
+}
+
+inline CivilDate fast_civil_from_days(std::int64_t z) {
+  const std::uint32_t n = static_cast<std::uint32_t>(z + kShiftDays);
+  const std::uint32_t n1 = 4 * n + 3;
+  const std::uint32_t c = n1 / 146097;
+  const std::uint32_t nc = n1 % 146097 / 4;
+  const std::uint32_t n2 = 4 * nc + 3;
+  const std::uint64_t p2 = std::uint64_t{2939745} * n2;
+  const std::uint32_t yc = static_cast<std::uint32_t>(p2 >> 32);
+  const std::uint32_t ny = static_cast<std::uint32_t>(p2) / 2939745 / 4;
+  const std::uint32_t y = 100 * c + yc;
+  const std::uint32_t n3 = 2141 * ny + 197913;
+  const std::uint32_t m = n3 >> 16;
+  const std::uint32_t d = (n3 & 0xFFFF) / 2141;
+  const std::uint32_t jan_feb = ny >= 306;
+  return {std::int64_t{y} - std::int64_t{kShiftYears} + jan_feb,
+          static_cast<int>(m - 12 * jan_feb), static_cast<int>(d + 1)};
+}
+
+}  // namespace
+
+// Otherwise Howard Hinnant's algorithms (public domain), valid for the
+// whole range of int64 years that jbx handles.
 std::int64_t days_from_civil(std::int64_t y, int m, int d) {
+  if (y > -kFastYears && y < kFastYears && m >= 1 && m <= 12 && d >= 1 &&
+      d <= 31) {
+    return fast_days_from_civil(y, m, d);
+  }
   y -= m <= 2;
   const std::int64_t era = floor_div(y, 400);
   const std::int64_t yoe = y - era * 400;               // [0, 399]
@@ -148,6 +205,7 @@ std::int64_t days_from_civil(std::int64_t y, int m, int d) {
 }
 
 CivilDate civil_from_days(std::int64_t z) {
+  if (z > -kFastDays && z < kFastDays) return fast_civil_from_days(z);
   z += 719468;
   const std::int64_t era = floor_div(z, 146097);
   const std::int64_t doe = z - era * 146097;
@@ -554,8 +612,15 @@ bool TimeZone::is_fixed() const { return d_->fixed; }
 
 Fields fields_from_local(std::int64_t local, std::uint32_t nanos) {
   Fields f;
-  const std::int64_t days = floor_div(local, kDay);
-  const std::int64_t secs = local - days * kDay;
+  // Floor division by a constant: multiplications, where floor_div()
+  // would divide.
+  std::int64_t days = local / kDay;
+  std::int64_t rest = local % kDay;
+  if (rest < 0) {
+    rest += kDay;
+    --days;
+  }
+  const auto secs = static_cast<std::uint32_t>(rest);
   const CivilDate c = civil_from_days(days);
   f.year = c.year;
   f.month = c.month;
@@ -612,6 +677,169 @@ void format_iso_local(const Fields& f, std::string& out) {
 void format_iso_instant(const Fields& f, std::string& out) {
   format_iso_local(f, out);
   append_offset(out, f.offset, true, true, true);
+}
+
+char* put_iso_instant(const Fields& f, char* p) {
+  if (f.year > 9999) *p++ = '+';
+  p = put_padded(p, f.year, 4);
+  *p++ = '-';
+  p = put_padded(p, f.month, 2);
+  *p++ = '-';
+  p = put_padded(p, f.day, 2);
+  *p++ = 'T';
+  p = put_padded(p, f.hour, 2);
+  *p++ = ':';
+  p = put_padded(p, f.minute, 2);
+  *p++ = ':';
+  p = put_padded(p, f.second, 2);
+  if (f.nanos != 0) {
+    *p++ = '.';
+    if (f.nanos % 1000000 == 0) {
+      p = put_padded(p, f.nanos / 1000000, 3);
+    } else if (f.nanos % 1000 == 0) {
+      p = put_padded(p, f.nanos / 1000, 6);
+    } else {
+      p = put_padded(p, f.nanos, 9);
+    }
+  }
+  return put_offset(p, f.offset, true, true, true);
+}
+
+namespace {
+
+// Eight bytes as a little-endian number, whatever the machine's order.
+std::uint64_t load_le64(const char* p) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, 8);
+  if constexpr (std::endian::native == std::endian::big) {
+    v = __builtin_bswap64(v);
+  }
+  return v;
+}
+
+// A byte mask of the digit places in eight bytes of text.
+constexpr std::uint64_t digit_lanes(std::string_view shape) {
+  std::uint64_t m = 0;
+  for (std::size_t i = 0; i < 8; ++i) {
+    if (shape[i] == '0') m |= std::uint64_t{0xFF} << (8 * i);
+  }
+  return m;
+}
+
+// Checks eight bytes against `shape`: a digit where it has '0', its own
+// byte elsewhere, except bytes `free` marks. On success `v` holds each
+// digit's value in its byte.
+template <std::uint64_t Digits, std::uint64_t Free>
+bool match8(std::uint64_t x, std::uint64_t want, std::uint64_t& v) {
+  constexpr std::uint64_t kHigh = Digits & 0xF0F0F0F0F0F0F0F0;
+  constexpr std::uint64_t kFixed = ~(Digits | Free);
+  constexpr std::uint64_t kZeros = Digits & 0x3030303030303030;
+  constexpr std::uint64_t kSixes = Digits & 0x0606060606060606;
+  // A digit is 0x30..0x39: high nibble 3, and adding 6 keeps it there
+  // (no byte can carry into the next once its high nibble is 3).
+  const bool ok = ((x & (kHigh | kFixed)) == (kZeros | (want & kFixed))) &
+                  (((x + kSixes) & kHigh) == kZeros);
+  v = (x & Digits) - kZeros;
+  return ok;
+}
+
+// A match8() value with each byte the number of its digit and the next
+// one's: at most 99, so no byte carries into the next.
+constexpr std::uint64_t pairs_of(std::uint64_t v) { return v * 10 + (v >> 8); }
+
+// The number at byte `i` of a pairs_of() value.
+constexpr std::uint32_t pair_at(std::uint64_t w, int i) {
+  return static_cast<std::uint32_t>((w >> (8 * i)) & 0xFF);
+}
+
+constexpr std::uint32_t kPow10[] = {
+    1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+
+}  // namespace
+
+bool parse_iso_fast(std::string_view t, std::int64_t& local_seconds,
+                    std::uint32_t& nanos, std::int32_t& offset) {
+  const std::size_t n = t.size();
+  if (n < 20) return false;
+  const char* p = t.data();
+  // "yyyy-MM-" and "ddTHH:mm", the 'T' checked apart ('t', ' ').
+  constexpr std::uint64_t kDate = digit_lanes("0000-00-");
+  constexpr std::uint64_t kTime = digit_lanes("00T00:00");
+  constexpr std::uint64_t kSep = std::uint64_t{0xFF} << 16;
+  std::uint64_t a = 0, b = 0;
+  const bool shape =
+      match8<kDate, 0>(load_le64(p), load_le64("0000-00-"), a) &
+      match8<kTime, kSep>(load_le64(p + 8), load_le64("00T00:00"), b);
+  const char tee = p[10];
+  const unsigned s1 = static_cast<unsigned char>(p[17]) - '0';
+  const unsigned s2 = static_cast<unsigned char>(p[18]) - '0';
+  if (!shape || (tee != 'T' && tee != 't' && tee != ' ') || p[16] != ':' ||
+      s1 > 9 || s2 > 9) {
+    return false;
+  }
+  a = pairs_of(a);
+  b = pairs_of(b);
+  const std::uint32_t y = pair_at(a, 0) * 100 + pair_at(a, 2);
+  const std::uint32_t mo = pair_at(a, 5);
+  const std::uint32_t d = pair_at(b, 0);
+  const std::uint32_t h = pair_at(b, 3);
+  const std::uint32_t mi = pair_at(b, 6);
+  const std::uint32_t sec = s1 * 10 + s2;
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59) {
+    return false;
+  }
+  if (d > 28 && static_cast<int>(d) > days_in_month(y, static_cast<int>(mo))) {
+    return false;
+  }
+  std::size_t i = 19;
+  std::uint32_t frac = 0;
+  if ((p[i] == '.' || p[i] == ',') && n >= 24 && is_digit(p[20]) &&
+      is_digit(p[21]) && is_digit(p[22]) && !is_digit(p[23])) {
+    // Milliseconds, the usual fraction.
+    frac = static_cast<std::uint32_t>((p[20] - '0') * 100 + (p[21] - '0') * 10 +
+                                      (p[22] - '0')) *
+           1000000;
+    i = 23;
+  } else if (p[i] == '.' || p[i] == ',') {
+    const std::size_t start = ++i;
+    while (i < n && i - start < 10) {
+      const unsigned c = static_cast<unsigned char>(p[i]) - '0';
+      if (c > 9) break;
+      frac = frac * 10 + c;
+      ++i;
+    }
+    const std::size_t count = i - start;
+    if (count == 0 || count > 9) return false;  // the general parser says why
+    frac *= kPow10[9 - count];
+  }
+  std::int32_t off = 0;
+  if (n - i == 1 && (p[i] == 'Z' || p[i] == 'z')) {
+    off = 0;
+  } else if (n - i == 6 && (p[i] == '+' || p[i] == '-')) {
+    // "+HH:MM" as the last six of eight bytes (the text has at least 20).
+    constexpr std::uint64_t kOffset = digit_lanes("...00:00");
+    constexpr std::uint64_t kLead = 0xFFFFFF;
+    std::uint64_t o = 0;
+    if (!match8<kOffset, kLead>(load_le64(p + n - 8), load_le64("...00:00"),
+                                o)) {
+      return false;
+    }
+    o = pairs_of(o);
+    const auto oh = static_cast<std::int32_t>(pair_at(o, 3));
+    const auto om = static_cast<std::int32_t>(pair_at(o, 6));
+    if (oh > 18 || om > 59 || oh * 3600 + om * 60 > 18 * 3600) return false;
+    off = oh * 3600 + om * 60;
+    if (p[i] == '-') off = -off;
+  } else {
+    return false;  // no offset, or another spelling of one
+  }
+  local_seconds =
+      fast_days_from_civil(y, static_cast<int>(mo), static_cast<int>(d)) *
+          kDay +
+      static_cast<std::int64_t>(h * 3600 + mi * 60 + sec);
+  nanos = frac;
+  offset = off;
+  return true;
 }
 
 namespace {
@@ -933,7 +1161,60 @@ DatePattern DatePattern::compile(std::string_view pattern) {
     }
   }
   if (p.abbr_items_ > 0) p.escape_free_ = false;  // abbreviations from files
+  p.compile_layout();
   return p;
+}
+
+void DatePattern::compile_layout() {
+  std::size_t pos = 0;
+  pair_pos_.fill(kLayoutWidth);  // absent: written past the end
+  const auto pair = [&](std::size_t field) {
+    if (pair_pos_[field] != kLayoutWidth || pos + 2 > kLayoutWidth) {
+      return false;
+    }
+    pair_pos_[field] = static_cast<std::uint8_t>(pos);
+    pos += 2;
+    return true;
+  };
+  for (const Item& it : items_) {
+    bool ok = true;
+    switch (it.letter) {
+      case 0:
+        ok = pos + it.literal.size() <= kLayoutWidth;
+        if (ok) {
+          std::memcpy(layout_.data() + pos, it.literal.data(),
+                      it.literal.size());
+          pos += it.literal.size();
+        }
+        break;
+      case 'y':
+        ok = it.count == 4 && pair(0) && pair(1);
+        break;
+      case 'M':
+        ok = it.count == 2 && pair(2);
+        break;
+      case 'd':
+        ok = it.count == 2 && pair(3);
+        break;
+      case 'H':
+        ok = it.count == 2 && pair(4);
+        break;
+      case 'm':
+        ok = it.count == 2 && pair(5);
+        break;
+      case 's':
+        ok = it.count == 2 && pair(6);
+        break;
+      default:
+        ok = false;
+        break;
+    }
+    if (!ok) return;
+  }
+  has_layout_ = true;
+  layout_size_ = static_cast<std::uint8_t>(pos);
+  // format_to() writes the whole template and a pair past it.
+  bound_ = std::max(bound_, kLayoutWidth + 2);
 }
 
 void DatePattern::format(const Fields& f, std::string& out) const {
@@ -944,6 +1225,23 @@ void DatePattern::format(const Fields& f, std::string& out) const {
 }
 
 char* DatePattern::format_to(const Fields& f, char* p) const {
+  if (has_layout_ && f.year >= 0 && f.year <= 9999 &&
+      static_cast<unsigned>(f.month | f.day | f.hour | f.minute | f.second) <
+          100) {
+    const auto y = static_cast<std::uint32_t>(f.year);
+    const auto put = [p, this](std::size_t field, std::uint32_t v) {
+      std::memcpy(p + pair_pos_[field], kPairs + 2 * v, 2);
+    };
+    std::memcpy(p, layout_.data(), kLayoutWidth);
+    put(0, y / 100);
+    put(1, y % 100);
+    put(2, static_cast<std::uint32_t>(f.month));
+    put(3, static_cast<std::uint32_t>(f.day));
+    put(4, static_cast<std::uint32_t>(f.hour));
+    put(5, static_cast<std::uint32_t>(f.minute));
+    put(6, static_cast<std::uint32_t>(f.second));
+    return p + layout_size_;
+  }
   const auto text = [&p](std::string_view s) {
     std::memcpy(p, s.data(), s.size());
     p += s.size();

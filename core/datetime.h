@@ -5,6 +5,7 @@
 // locale library: names of months, days and AM/PM are English only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -99,6 +100,12 @@ void format_iso_date(const Fields& f, std::string& out);   // 2024-03-31
 void format_iso_time(const Fields& f, std::string& out);   // 03:30:00
 void format_iso_local(const Fields& f, std::string& out);  // no offset
 
+/// The most bytes put_iso_instant() writes.
+inline constexpr std::size_t kIsoInstantBound = 64;
+/// Writes what format_iso_instant() appends, at `out`, which has room for
+/// kIsoInstantBound bytes; returns the end.
+char* put_iso_instant(const Fields& f, char* out);
+
 /// Result of parsing a date-time text: wall-clock time and, when the text
 /// carried one, its offset.
 struct Parsed {
@@ -118,6 +125,14 @@ struct ParseError {
 /// space) and "HH:MM[:SS[.fraction]]", optionally followed by "Z" or an
 /// offset. Returns false and fills `err` on failure.
 bool parse_iso(std::string_view text, Parsed& out, ParseError& err);
+
+/// The usual shape of ISO 8601, "yyyy-MM-ddTHH:mm:ss[.fraction]" and "Z"
+/// or "+HH:MM", read in one go: true with the wall clock, fraction and
+/// offset that parse_iso() reads from it. False for any other text (no
+/// offset, another shape, a value out of range), which parse_iso() then
+/// reads or rejects as ever.
+bool parse_iso_fast(std::string_view text, std::int64_t& local_seconds,
+                    std::uint32_t& nanos, std::int32_t& offset);
 
 /// A compiled date pattern in java.time letters (DateTimeFormatter):
 /// y M d H h m s S a E z Z X, text in single quotes ('' is a quote), and
@@ -148,12 +163,25 @@ class DatePattern {
   bool has_zone() const { return has_zone_; }
 
  private:
+  void compile_layout();
+
   struct Item {
     char letter = 0;  // 0: literal
     int count = 0;
     std::string literal;
   };
   std::vector<Item> items_;
+  // Patterns of literals and two- and four-digit numbers only, each
+  // number at most once, such as "yyyy-MM-dd HH:mm:ss", also as a
+  // template of kLayoutWidth bytes and the places of the numbers' pairs of
+  // digits (century, year of century, month, day, hour, minute, second):
+  // format_to() copies the template and writes every pair, those the
+  // pattern lacks past its end, for years 0 to 9999.
+  static constexpr std::size_t kLayoutWidth = 32;
+  std::array<char, kLayoutWidth> layout_{};
+  std::array<std::uint8_t, 7> pair_pos_{};
+  std::uint8_t layout_size_ = 0;
+  bool has_layout_ = false;
   bool has_zone_ = false;
   bool escape_free_ = true;
   std::size_t bound_ = 0;       // size_bound() without abbreviations

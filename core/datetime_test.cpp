@@ -318,4 +318,184 @@ BOOST_AUTO_TEST_CASE(truncated_or_corrupt_tzif_is_an_error_not_a_crash) {
   }
 }
 
+// The calendar's fast arithmetic near the present and the general one far
+// from it agree with counting days one by one, across both boundaries.
+BOOST_AUTO_TEST_CASE(calendar_agrees_with_counting_days) {
+  std::int64_t y = -40000;
+  int m = 1, d = 1;
+  std::int64_t days = dt::days_from_civil(y, m, d);
+  std::size_t bad = 0;
+  while (y < 40000) {
+    if (dt::days_from_civil(y, m, d) != days) ++bad;
+    const dt::CivilDate c = dt::civil_from_days(days);
+    if (c.year != y || c.month != m || c.day != d) ++bad;
+    ++days;
+    if (++d > dt::days_in_month(y, m)) {
+      d = 1;
+      if (++m > 12) {
+        m = 1;
+        ++y;
+      }
+    }
+  }
+  BOOST_TEST(bad == 0u);
+  BOOST_TEST(dt::days_from_civil(1970, 1, 1) == 0);
+  BOOST_TEST(dt::days_from_civil(2000, 3, 1) == 11017);
+}
+
+namespace {
+
+// Texts near the usual ISO 8601 shape: mostly well formed, some out of
+// range, some cut short or spelled another way.
+std::string random_iso(std::mt19937_64& rng) {
+  const auto pick = [&rng](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+  };
+  const auto chance = [&](int percent) { return pick(0, 99) < percent; };
+  const int y = chance(20) ? pick(1960, 1975) : pick(0, 9999);
+  const int mo = chance(5) ? pick(0, 13) : pick(1, 12);
+  const int d = chance(30) ? pick(28, 32) - (chance(5) ? 28 : 0) : pick(1, 28);
+  const int h = chance(3) ? 24 : pick(0, 23);
+  const int mi = chance(3) ? 60 : pick(0, 59);
+  const int s = chance(3) ? 60 : pick(0, 59);
+  const char sep = "TTTTt "[pick(0, 5)];
+  std::string t = fmt::format("{:04}-{:02}-{:02}{}{:02}:{:02}:{:02}", y, mo, d,
+                              sep, h, mi, s);
+  if (chance(80)) {
+    const int n = pick(0, 10);
+    if (n > 0) t.push_back(chance(80) ? '.' : ',');
+    for (int k = 0; k < n; ++k)
+      t.push_back(static_cast<char>('0' + pick(0, 9)));
+  }
+  const int form = pick(0, 99);
+  if (form < 35) {
+    t.push_back(chance(80) ? 'Z' : 'z');
+  } else if (form < 85) {
+    const int oh = chance(10) ? pick(18, 19) : pick(0, 14);
+    const int om = chance(10) ? pick(59, 60) : 15 * pick(0, 3);
+    t += fmt::format("{}{:02}{}{:02}", chance(50) ? '+' : '-', oh,
+                     chance(90) ? ":" : "", om);
+    if (chance(5)) t += fmt::format(":{:02}", pick(0, 59));
+  } else if (form < 92) {
+    static const char* const kOdd[] = {
+        "+08", "-5", "+0530", "Zx", "+8:00", " ", "+08:0", "Z ", "+08:00 "};
+    t += kOdd[pick(0, 8)];
+  }  // else no offset
+  if (chance(3))
+    t.resize(static_cast<std::size_t>(pick(0, static_cast<int>(t.size()))));
+  if (!t.empty() && chance(2))
+    t[static_cast<std::size_t>(pick(0, static_cast<int>(t.size()) - 1))] = 'x';
+  if (chance(2)) t.insert(t.begin(), chance(50) ? '+' : '1');
+  return t;
+}
+
+}  // namespace
+
+// The one-go reader of the usual shape reads what the general parser
+// reads, and leaves everything else to it.
+BOOST_AUTO_TEST_CASE(fast_iso_parse_agrees_with_the_general_parser) {
+  std::mt19937_64 rng(20240331);
+  int fast = 0, general = 0, mismatches = 0;
+  for (int n = 0; n < 300000; ++n) {
+    const std::string t = random_iso(rng);
+    std::int64_t local = 0;
+    std::uint32_t nanos = 0;
+    std::int32_t offset = 0;
+    const bool quick = dt::parse_iso_fast(t, local, nanos, offset);
+    dt::Parsed p;
+    dt::ParseError err;
+    const bool ok = dt::parse_iso(t, p, err);
+    general += ok;
+    if (!quick) continue;
+    ++fast;
+    if (!ok || !p.offset || p.zone || p.local_seconds != local ||
+        p.nanos != nanos || *p.offset != offset) {
+      if (++mismatches <= 5) BOOST_TEST_MESSAGE("mismatch: " << t);
+    }
+  }
+  BOOST_TEST(mismatches == 0);
+  // The usual shape is the usual case: most readable texts take the fast
+  // path.
+  BOOST_TEST(fast > general / 2);
+  BOOST_TEST(fast > 100000);
+}
+
+// Written straight into a buffer, ISO 8601 and simple patterns come out as
+// the general code writes them, for dates from far before 1970 to after
+// 9999, fractions of every precision and offsets with seconds.
+BOOST_AUTO_TEST_CASE(fast_formatting_agrees_with_the_general_one) {
+  std::mt19937_64 rng(19700101);
+  const auto pick = [&rng](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  const std::int64_t year0 = dt::days_from_civil(0, 1, 1) * 86400;
+  const std::int64_t year10000 = dt::days_from_civil(10000, 1, 1) * 86400;
+  const auto plain = dt::DatePattern::compile("yyyy-MM-dd HH:mm:ss");
+  const auto quoted = dt::DatePattern::compile("dd/MM/yyyy'T'HH.mm.ss' h'");
+  // A literal too long for the template: the general formatting.
+  const std::string pad(40, '.');
+  const auto plain_general =
+      dt::DatePattern::compile("yyyy-MM-dd HH:mm:ss'" + pad + "'");
+  const auto quoted_general =
+      dt::DatePattern::compile("dd/MM/yyyy'T'HH.mm.ss' h" + pad + "'");
+  const std::int32_t offsets[] = {0,      3600,  -18000, 19800, 20700,
+                                  -34200, 64800, -64800, 3723,  -45296};
+  int mismatches = 0;
+  for (int n = 0; n < 200000; ++n) {
+    std::int64_t t = 0;
+    switch (n % 4) {
+      case 0:
+        t = pick(year0, year10000);
+        break;
+      case 1:
+        t = pick(-86400 * 400, 86400 * 400);
+        break;
+      case 2:
+        t = pick(-(std::int64_t{1} << 40), std::int64_t{1} << 40);
+        break;
+      default:
+        t = pick(year0 - 86400 * 3, year0 + 86400 * 3);
+        if (n % 8 == 3) t += year10000 - year0;
+        break;
+    }
+    std::uint32_t ns = 0;
+    switch (pick(0, 3)) {
+      case 1:
+        ns = static_cast<std::uint32_t>(pick(0, 999)) * 1000000;
+        break;
+      case 2:
+        ns = static_cast<std::uint32_t>(pick(0, 999999)) * 1000;
+        break;
+      case 3:
+        ns = static_cast<std::uint32_t>(pick(0, 999999999));
+        break;
+    }
+    const auto zone = dt::TimeZone::fixed(offsets[pick(0, 9)]);
+    const dt::Fields f = dt::fields_in_zone(t, ns, zone);
+    std::string general;
+    dt::format_iso_instant(f, general);
+    char buf[dt::kIsoInstantBound];
+    const std::string fast(buf, dt::put_iso_instant(f, buf));
+    std::string a, b, c, d;
+    plain.format(f, a);
+    plain_general.format(f, b);
+    quoted.format(f, c);
+    quoted_general.format(f, d);
+    if (fast != general || a + pad != b || c + pad != d) {
+      if (++mismatches <= 5) {
+        BOOST_TEST_MESSAGE(general << " " << fast << " " << a << " " << c);
+      }
+    }
+  }
+  BOOST_TEST(mismatches == 0);
+  BOOST_TEST(fmt_pattern("yyyy-MM-dd HH:mm:ss", 0, dt::TimeZone()) ==
+             "1970-01-01 00:00:00");
+  BOOST_TEST(fmt_pattern("yyyy-MM-dd HH:mm:ss", -1, dt::TimeZone()) ==
+             "1969-12-31 23:59:59");
+  BOOST_TEST(fmt_pattern("yyyy-MM-dd", year0 - 1, dt::TimeZone()) ==
+             "-0001-12-31");
+  BOOST_TEST(fmt_pattern("yyyy-MM-dd", year10000, dt::TimeZone()) ==
+             "10000-01-01");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -38,6 +38,11 @@ DateFormat DateFormat::parse(std::string_view text, dt::TimeZone zone) {
   return f;
 }
 
+DateFormatter::DateFormatter(DateFormat format) : f_(std::move(format)) {
+  fixed_zone_ = f_.zone.is_fixed();
+  if (fixed_zone_) fixed_state_ = f_.zone.at(0);
+}
+
 const dt::TimeZone& DateFormatter::zone_named(std::string_view name) {
   for (const auto& [n, z] : zones_) {
     if (n == name) return z;
@@ -53,6 +58,30 @@ const dt::TimeZone& DateFormatter::zone_named(std::string_view name) {
 
 DateFormatter::Result DateFormatter::format(const Timestamp& t) {
   using K = Timestamp::Kind;
+  if (t.kind == K::instant && fixed_zone_ &&
+      (f_.kind == DateFormat::Kind::pattern ||
+       f_.kind == DateFormat::Kind::iso8601)) {
+    // The usual case, an instant shown at a fixed offset: no zone lookup.
+    dt::Fields f =
+        dt::fields_from_local(t.seconds + fixed_state_.offset, t.nanos);
+    f.offset = fixed_state_.offset;
+    f.abbr = fixed_state_.abbr;
+    std::size_t need = dt::kIsoInstantBound;
+    if (f_.kind == DateFormat::Kind::pattern) need = f_.pattern.size_bound(f);
+    if (buf_.size() < need) buf_.resize(need);
+    if (f_.kind == DateFormat::Kind::pattern) {
+      const char* end = f_.pattern.format_to(f, buf_.data());
+      return {false, 0,
+              std::string_view(buf_.data(),
+                               static_cast<std::size_t>(end - buf_.data())),
+              f_.pattern.escape_free()};
+    }
+    const char* end = dt::put_iso_instant(f, buf_.data());
+    return {false, 0,
+            std::string_view(buf_.data(),
+                             static_cast<std::size_t>(end - buf_.data())),
+            true};
+  }
   if (t.kind == K::local_date_time && !t.zone.empty()) {
     // A wall-clock time in a named zone: the instant it denotes.
     const dt::TimeZone& z = zone_named(t.zone);
@@ -160,6 +189,27 @@ bool DateFieldReader::number(std::string_view text, const PathTracker& where,
 
 bool DateFieldReader::text(std::string_view s, const PathTracker& where,
                            Timestamp& out) const {
+  if (!o_.input_pattern) {
+    // The usual shape, with an offset: no zone to resolve.
+    std::int64_t local = 0;
+    std::uint32_t nanos = 0;
+    std::int32_t offset = 0;
+    if (dt::parse_iso_fast(s, local, nanos, offset)) {
+      Timestamp t;
+      t.kind = Timestamp::Kind::instant;
+      t.nanos = nanos;
+      t.has_offset = true;
+      t.seconds = local - offset;
+      t.offset_seconds = offset;
+      out = t;
+      return true;
+    }
+  }
+  return text_general(s, where, out);
+}
+
+bool DateFieldReader::text_general(std::string_view s, const PathTracker& where,
+                                   Timestamp& out) const {
   dt::Parsed p;
   dt::ParseError err;
   const bool ok = o_.input_pattern

@@ -38,7 +38,7 @@ struct DateFormat {
 /// that dates name. Throws like FormatDates.
 class DateFormatter {
  public:
-  explicit DateFormatter(DateFormat format) : f_(std::move(format)) {}
+  explicit DateFormatter(DateFormat format);
 
   /// A formatted date: an integer (millis, seconds) or a text, valid until
   /// the next call.
@@ -54,6 +54,10 @@ class DateFormatter {
   const datetime::TimeZone& zone_named(std::string_view name);
 
   DateFormat f_;
+  // UTC or a fixed offset: what the zone says about every instant, read
+  // once.
+  bool fixed_zone_ = false;
+  datetime::ZoneState fixed_state_;
   std::string buf_;
   std::vector<std::pair<std::string, datetime::TimeZone>> zones_;  // cache
 };
@@ -104,6 +108,10 @@ class DateFieldReader {
   bool text(std::string_view s, const PathTracker& where, Timestamp& out) const;
 
  private:
+  // Texts other than the usual ISO 8601 shape with an offset.
+  [[gnu::noinline]] bool text_general(std::string_view s,
+                                      const PathTracker& where,
+                                      Timestamp& out) const;
   /// Reads an epoch number; false when `text` is not one.
   bool epoch(std::string_view text, Timestamp& out) const;
 
