@@ -10,7 +10,6 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "core/huge_block.h"
 
 namespace jbx {
 
@@ -27,14 +26,10 @@ std::size_t page_round(std::size_t n) {
   return (n + page - 1) / page * page;
 }
 
-// Files from this size up to kPopulateLimit are read into memory on
-// transparent huge pages instead of being mapped. In a virtual machine the
-// first touch of each 4 KiB page of a mapping costs a trap to the
-// hypervisor even when MAP_POPULATE filled the page tables: on a 14 MB
-// input that was a third of a CBOR-to-JSON conversion, more than the copy
-// that replaces it. Smaller files are mapped: a huge page would be mostly
-// zeroing.
-constexpr std::size_t kReadIntoHugePages = std::size_t{1} << 20;
+// Files are mapped with their pages populated at once. (Reading a file
+// into a block of fresh huge pages instead, tried on a virtual machine,
+// lost to the mapping at every size from 1 MB to 180 MB: fresh memory is
+// what costs there, and a mapping reuses the page cache.)
 // Beyond this a file is mapped and faulted in as it is read, so that an
 // input larger than memory still works.
 constexpr std::size_t kPopulateLimit = std::size_t{256} << 20;
@@ -120,40 +115,10 @@ std::size_t Source::read(char* buf, std::size_t n) {
   }
 }
 
-bool Source::read_into_huge_pages() {
-  const auto size = static_cast<std::size_t>(size_hint_);
-  const std::size_t len = huge_round(size + kPadding);
-  void* block = huge_block(len);
-  if (block == nullptr) return false;
-  auto* data = static_cast<char*>(block);
-  std::size_t got = 0;
-  // From the start: peek() may have moved the file offset already.
-  while (got < size) {
-    const ssize_t k =
-        ::pread(fd_, data + got, size - got, static_cast<off_t>(got));
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) {
-      // The file shrank or cannot be read: the mapping path reports it.
-      munmap(block, len);
-      return false;
-    }
-    got += static_cast<std::size_t>(k);
-  }
-  map_ = block;
-  map_len_ = len;
-  whole_ = std::string_view(data, size);
-  return true;
-}
-
 std::string_view Source::whole() {
   if (have_whole_) return whole_;
   const bool untouched = pending_pos_ == 0;
-  if (!have_memory_ && untouched &&
-      static_cast<std::uint64_t>(size_hint_) >= kReadIntoHugePages &&
-      static_cast<std::uint64_t>(size_hint_) <= kPopulateLimit &&
-      read_into_huge_pages()) {
-    pending_.clear();
-  } else if (!have_memory_ && untouched && size_hint_ > 0) {
+  if (!have_memory_ && untouched && size_hint_ > 0) {
     // Map the file and, right after it, anonymous zero pages, so the
     // kPadding bytes past the end are readable without copying the file.
     const auto size = static_cast<std::size_t>(size_hint_);

@@ -38,8 +38,7 @@ class Source {
   std::string_view peek(std::size_t n);
 
   /// The whole input, followed by kPadding readable zero bytes. A regular
-  /// file is mapped, or read into huge pages when that is cheaper; a pipe
-  /// is read to its end. Stays valid as long as the
+  /// file is mapped; a pipe is read to its end. Stays valid as long as the
   /// Source. Throws Error(io).
   std::string_view whole();
 
@@ -50,7 +49,6 @@ class Source {
  private:
   Source() = default;
   void fill_peek(std::size_t n);
-  bool read_into_huge_pages();
 
   std::string name_;
   std::string path_;
