@@ -767,9 +767,11 @@ bool parse_iso_fast(std::string_view t, std::int64_t& local_seconds,
   constexpr std::uint64_t kTime = digit_lanes("00T00:00");
   constexpr std::uint64_t kSep = std::uint64_t{0xFF} << 16;
   std::uint64_t a = 0, b = 0;
-  const bool shape =
-      match8<kDate, 0>(load_le64(p), load_le64("0000-00-"), a) &
-      match8<kTime, kSep>(load_le64(p + 8), load_le64("00T00:00"), b);
+  // Both halves are read (no short circuit): `&` of the two results.
+  const bool shape = (static_cast<int>(match8<kDate, 0>(
+                          load_le64(p), load_le64("0000-00-"), a)) &
+                      static_cast<int>(match8<kTime, kSep>(
+                          load_le64(p + 8), load_le64("00T00:00"), b))) != 0;
   const char tee = p[10];
   const unsigned s1 = static_cast<unsigned char>(p[17]) - '0';
   const unsigned s2 = static_cast<unsigned char>(p[18]) - '0';
