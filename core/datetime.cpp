@@ -84,12 +84,6 @@ char* put_padded(char* p, std::int64_t v, int width) {
   return p;
 }
 
-// Widths come from patterns, at most 9.
-void pad(std::string& out, std::int64_t v, int width) {
-  char buf[32];
-  out.append(buf, put_padded(buf, v, width));
-}
-
 std::uint32_t read_be32(const unsigned char* p) {
   return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) |
          (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
@@ -642,36 +636,57 @@ Fields fields_in_zone(std::int64_t t, std::uint32_t nanos,
   return f;
 }
 
+namespace {
+
+// The ISO 8601 pieces, written at `p` (kIsoInstantBound bytes hold an
+// instant); each returns the end.
+char* put_iso_date(const Fields& f, char* p) {
+  if (f.year > 9999) *p++ = '+';
+  p = put_padded(p, f.year, 4);
+  *p++ = '-';
+  p = put_padded(p, f.month, 2);
+  *p++ = '-';
+  return put_padded(p, f.day, 2);
+}
+
+char* put_iso_time(const Fields& f, char* p) {
+  p = put_padded(p, f.hour, 2);
+  *p++ = ':';
+  p = put_padded(p, f.minute, 2);
+  *p++ = ':';
+  p = put_padded(p, f.second, 2);
+  if (f.nanos == 0) return p;
+  *p++ = '.';
+  if (f.nanos % 1000000 == 0) return put_padded(p, f.nanos / 1000000, 3);
+  if (f.nanos % 1000 == 0) return put_padded(p, f.nanos / 1000, 6);
+  return put_padded(p, f.nanos, 9);
+}
+
+char* put_iso_local(const Fields& f, char* p) {
+  p = put_iso_date(f, p);
+  *p++ = 'T';
+  return put_iso_time(f, p);
+}
+
+// Appends what `put` writes at a buffer of kIsoInstantBound bytes.
+template <class Put>
+void append_put(std::string& out, const Fields& f, Put put) {
+  char buf[kIsoInstantBound];
+  out.append(buf, put(f, buf));
+}
+
+}  // namespace
+
 void format_iso_date(const Fields& f, std::string& out) {
-  if (f.year > 9999) out.push_back('+');
-  pad(out, f.year, 4);
-  out.push_back('-');
-  pad(out, f.month, 2);
-  out.push_back('-');
-  pad(out, f.day, 2);
+  append_put(out, f, put_iso_date);
 }
 
 void format_iso_time(const Fields& f, std::string& out) {
-  pad(out, f.hour, 2);
-  out.push_back(':');
-  pad(out, f.minute, 2);
-  out.push_back(':');
-  pad(out, f.second, 2);
-  if (f.nanos == 0) return;
-  out.push_back('.');
-  if (f.nanos % 1000000 == 0) {
-    pad(out, f.nanos / 1000000, 3);
-  } else if (f.nanos % 1000 == 0) {
-    pad(out, f.nanos / 1000, 6);
-  } else {
-    pad(out, f.nanos, 9);
-  }
+  append_put(out, f, put_iso_time);
 }
 
 void format_iso_local(const Fields& f, std::string& out) {
-  format_iso_date(f, out);
-  out.push_back('T');
-  format_iso_time(f, out);
+  append_put(out, f, put_iso_local);
 }
 
 void format_iso_instant(const Fields& f, std::string& out) {
@@ -680,29 +695,7 @@ void format_iso_instant(const Fields& f, std::string& out) {
 }
 
 char* put_iso_instant(const Fields& f, char* p) {
-  if (f.year > 9999) *p++ = '+';
-  p = put_padded(p, f.year, 4);
-  *p++ = '-';
-  p = put_padded(p, f.month, 2);
-  *p++ = '-';
-  p = put_padded(p, f.day, 2);
-  *p++ = 'T';
-  p = put_padded(p, f.hour, 2);
-  *p++ = ':';
-  p = put_padded(p, f.minute, 2);
-  *p++ = ':';
-  p = put_padded(p, f.second, 2);
-  if (f.nanos != 0) {
-    *p++ = '.';
-    if (f.nanos % 1000000 == 0) {
-      p = put_padded(p, f.nanos / 1000000, 3);
-    } else if (f.nanos % 1000 == 0) {
-      p = put_padded(p, f.nanos / 1000, 6);
-    } else {
-      p = put_padded(p, f.nanos, 9);
-    }
-  }
-  return put_offset(p, f.offset, true, true, true);
+  return put_offset(put_iso_local(f, p), f.offset, true, true, true);
 }
 
 namespace {

@@ -66,21 +66,15 @@ DateFormatter::Result DateFormatter::format(const Timestamp& t) {
         dt::fields_from_local(t.seconds + fixed_state_.offset, t.nanos);
     f.offset = fixed_state_.offset;
     f.abbr = fixed_state_.abbr;
-    std::size_t need = dt::kIsoInstantBound;
-    if (f_.kind == DateFormat::Kind::pattern) need = f_.pattern.size_bound(f);
+    const bool pattern = f_.kind == DateFormat::Kind::pattern;
+    const std::size_t need =
+        pattern ? f_.pattern.size_bound(f) : dt::kIsoInstantBound;
     if (buf_.size() < need) buf_.resize(need);
-    if (f_.kind == DateFormat::Kind::pattern) {
-      const char* end = f_.pattern.format_to(f, buf_.data());
-      return {false, 0,
-              std::string_view(buf_.data(),
-                               static_cast<std::size_t>(end - buf_.data())),
-              f_.pattern.escape_free()};
-    }
-    const char* end = dt::put_iso_instant(f, buf_.data());
-    return {false, 0,
-            std::string_view(buf_.data(),
-                             static_cast<std::size_t>(end - buf_.data())),
-            true};
+    char* const p = buf_.data();
+    const char* end =
+        pattern ? f_.pattern.format_to(f, p) : dt::put_iso_instant(f, p);
+    return {false, 0, std::string_view(p, static_cast<std::size_t>(end - p)),
+            !pattern || f_.pattern.escape_free()};
   }
   if (t.kind == K::local_date_time && !t.zone.empty()) {
     // A wall-clock time in a named zone: the instant it denotes.
