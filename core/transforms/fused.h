@@ -241,6 +241,8 @@ class FusedFeatures final : public Handler {
   Flow send_key(const Renamed& k, bool plain);
   void send_timestamp(const Timestamp& t);
   Flow opened(Flow f, bool is_array);
+  /// The tracker's part of closing a container.
+  [[gnu::always_inline]] void closed();
 
   // Records repeat their keys. Each place in a document where objects
   // occur (the root, a member's value, the elements of an array) keeps the
@@ -263,6 +265,7 @@ class FusedFeatures final : public Handler {
     std::string names;
     bool clean = false;            // no two of `keys` collide
     PathTracker::Context context;  // the tracker's, for `keys[i].step`
+                                   // (dead inside a quiet container)
     // Objects whose keys differ each time (maps keyed by ids) are not
     // cached for a while after each one that differs, longer each time.
     unsigned misses = 0;
@@ -276,8 +279,10 @@ class FusedFeatures final : public Handler {
     Shape* shape = nullptr;
     std::size_t pos = 0;
     bool following = true;
+    // The renamer has a level for this object. Opened when first needed:
+    // an object that follows a clean shape needs none.
+    bool renaming = false;
     std::uint64_t serial = 0;
-    PathTracker::Context context;
     std::vector<CachedKey> keys;
     std::string names;
   };
@@ -303,8 +308,28 @@ class FusedFeatures final : public Handler {
   void find_new_key(Open& o, std::string_view name, bool plain, Renamed& out);
   /// The object stops following its shape at its current key.
   void diverge(Open& o);
-  void push_open(bool is_array);
-  void pop_open();
+  /// Opens the renamer's level for the innermost object (with the cache;
+  /// without, every object has one).
+  void renamer_level() {
+    if (cache_ && !top_->renaming) open_renamer_level();
+  }
+  void open_renamer_level();
+  // push_open() and pop_open() run for every container: inline, with
+  // the rare work out of line.
+  [[gnu::always_inline]] void push_open(bool is_array);
+  [[gnu::always_inline]] void pop_open();
+  void grow_open();
+  /// The shape for an object at `place`, where *place is null or skipped
+  /// for now: a new shape, or null.
+  Shape* new_shape(Shape** place);
+  /// pop_open() for an object that did not follow its shape: its keys
+  /// become the shape.
+  void reshape(Open& o);
+  /// The tracker's context for the innermost object's members.
+  PathTracker::Context context() const {
+    return live_ != nullptr ? live_->context()
+                            : PathTracker::Context{.dead = true, .masks = {}};
+  }
 
   // Shapes kept at most; beyond, new places are not cached until the
   // document ends.
@@ -322,6 +347,13 @@ class FusedFeatures final : public Handler {
   Next& next_;
   std::optional<DateFieldReader> date_reader_;
   std::optional<PathTracker> tracker_;  // with date_reader_
+  // The tracker while a rule may select something, else null. A container
+  // that opens where no rule can select anything below (most of the
+  // nested objects of records) is quiet: the tracker takes it as one
+  // value and hears nothing of what is inside; `quiet_` counts the
+  // containers open from the outermost quiet one.
+  PathTracker* live_ = nullptr;
+  std::size_t quiet_ = 0;
   std::optional<detail::KeyRenamer> keys_;
   std::optional<DateFormatter> date_writer_;
   bool drop_ = false;      // --nulls=drop or drop-all

@@ -184,6 +184,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   if (o.date_fields) {
     date_reader_.emplace(std::move(*o.date_fields));
     tracker_.emplace(date_reader_->options().fields);
+    live_ = &*tracker_;
   }
   if (o.key_case) keys_.emplace(*o.key_case, o.key_case_name);
   if (o.dates) date_writer_.emplace(std::move(*o.dates));
@@ -195,14 +196,14 @@ FusedFeatures<Next>::~FusedFeatures() = default;
 
 template <class Next>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::selected() {
-  if (!tracker_) return false;
-  tracker_->on_value_begin();
-  return tracker_->selected() >= 0;
+  if (live_ == nullptr) return false;
+  live_->on_value_begin();
+  return live_->selected() >= 0;
 }
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::value_end() {
-  if (tracker_) tracker_->on_value_end();
+  if (live_ != nullptr) live_->on_value_end();
 }
 
 template <class Next>
@@ -227,7 +228,10 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_key(
     const Renamed& k, bool plain) {
-  if (keys_ && !key_checked_) keys_->add_member(k);
+  if (keys_ && !key_checked_) {
+    renamer_level();
+    keys_->add_member(k);
+  }
   if (key_slot_ != nullptr) key_slot_->written = top_->serial;
   return send_name(k.renamed, plain, k.target != nullptr);
 }
@@ -290,7 +294,7 @@ inline void FusedFeatures<Next>::find_key(std::string_view name, bool plain,
       CachedKey& c = keys[o.pos];
       if (detail::swar::same(name, name_of(o.shape->names, c))) {
         ++o.pos;
-        if (tracker_) tracker_->on_key(name, c.step);
+        if (live_ != nullptr) live_->on_key(name, c.step);
         out.name = name;
         out.renamed = c.target != nullptr ? c.renamed : name;
         out.target = c.target;
@@ -308,8 +312,11 @@ void FusedFeatures<Next>::find_new_key(Open& o, std::string_view name,
                                        bool plain, Renamed& out) {
   key_slot_ = nullptr;
   key_checked_ = false;
-  if (tracker_) tracker_->on_key(name);
-  if (keys_) keys_->rename(name, plain, out);
+  if (live_ != nullptr) live_->on_key(name);
+  if (keys_) {
+    renamer_level();
+    keys_->rename(name, plain, out);
+  }
   if (o.shape == nullptr) return;
   if (o.following) diverge(o);
   CachedKey c;
@@ -317,7 +324,8 @@ void FusedFeatures<Next>::find_new_key(Open& o, std::string_view name,
   c.size = static_cast<std::uint32_t>(name.size());
   c.target = out.target;
   if (out.target != nullptr) c.renamed = out.renamed;
-  if (tracker_) c.step = tracker_->last_key_step();
+  // Quiet: the step is never replayed (the shape's context is dead).
+  if (live_ != nullptr) c.step = live_->last_key_step();
   o.names.append(name);
   o.keys.push_back(c);
   key_slot_ = &o.keys.back();
@@ -332,7 +340,8 @@ void FusedFeatures<Next>::diverge(Open& o) {
   o.names.assign(s.names, 0,
                  o.pos == 0 ? 0 : o.keys.back().at + o.keys.back().size);
   if (!keys_ || !s.clean) return;
-  // The members written so far were not recorded (they could not collide).
+  // The members written so far were not recorded (they could not collide);
+  // find_new_key() has opened the renamer's level.
   for (const CachedKey& c : o.keys) {
     if (c.written != o.serial) continue;
     const std::string_view name = name_of(s.names, c);
@@ -342,58 +351,92 @@ void FusedFeatures<Next>::diverge(Open& o) {
 }
 
 template <class Next>
-void FusedFeatures<Next>::push_open(bool is_array) {
+void FusedFeatures<Next>::open_renamer_level() {
+  keys_->open_object();
+  top_->renaming = true;
+}
+
+template <class Next>
+void FusedFeatures<Next>::grow_open() {
+  open_.emplace_back();
+}
+
+template <class Next>
+typename FusedFeatures<Next>::Shape* FusedFeatures<Next>::new_shape(
+    Shape** place) {
+  if (place == nullptr) return nullptr;
+  if (*place == nullptr) {
+    if (shapes_.size() >= kMaxShapes) return nullptr;
+    *place = &shapes_.emplace_back();
+  }
+  Shape* s = *place;
+  if (s->skip > 0) {
+    --s->skip;
+    return nullptr;
+  }
+  return s;
+}
+
+template <class Next>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::push_open(
+    bool is_array) {
   // The place of this container's objects: the root, the value of the key
   // just read, or the elements of the array it is in.
   Shape** place = &root_;
-  if (depth_ > 0) {
-    const Open& up = open_[depth_ - 1];
-    place = up.is_array ? up.place
-                        : (key_slot_ != nullptr ? &key_slot_->child : nullptr);
+  if (top_ != nullptr) {
+    place = top_->is_array
+                ? top_->place
+                : (key_slot_ != nullptr ? &key_slot_->child : nullptr);
   }
-  if (open_.size() <= depth_) open_.emplace_back();
+  if (open_.size() <= depth_) [[unlikely]] {
+    grow_open();
+  }
   Open& o = open_[depth_++];
   top_ = &o;
   o.is_array = is_array;
+  o.renaming = false;
   key_slot_ = nullptr;
   if (is_array) {
     o.place = place;
     return;
   }
-  o.shape = nullptr;
-  if (place != nullptr) {
-    if (*place == nullptr && shapes_.size() < kMaxShapes) {
-      *place = &shapes_.emplace_back();
-    }
-    o.shape = *place;
-    if (o.shape != nullptr && o.shape->skip > 0) {
-      --o.shape->skip;
-      o.shape = nullptr;
-    }
+  Shape* s = place != nullptr ? *place : nullptr;
+  if (s == nullptr || s->skip > 0) [[unlikely]] {
+    s = new_shape(place);
   }
+  o.shape = s;
   o.pos = 0;
-  o.following = o.shape != nullptr;
+  o.following = s != nullptr;
   o.serial = ++serial_;
-  if (tracker_) {
-    o.context = tracker_->context();
-    if (o.shape != nullptr && o.shape->context != o.context) {
-      o.following = false;  // the keys' steps differ here
-      o.keys.clear();
-      o.names.clear();
-    }
+  if (s != nullptr && tracker_ &&
+      !(live_ != nullptr ? live_->in_context(s->context) : s->context.dead))
+      [[unlikely]] {
+    o.following = false;  // the keys' steps differ here
+    o.keys.clear();
+    o.names.clear();
   }
 }
 
 template <class Next>
-void FusedFeatures<Next>::pop_open() {
-  Open& o = open_[--depth_];
-  top_ = depth_ > 0 ? &open_[depth_ - 1] : nullptr;
+[[gnu::always_inline]] inline void FusedFeatures<Next>::pop_open() {
+  Open& o = *top_;
   key_slot_ = nullptr;
-  if (o.is_array || o.shape == nullptr) return;
-  if (o.following) {
-    o.shape->misses = 0;
-    return;
+  if (!o.is_array) {
+    if (o.shape != nullptr) {
+      if (o.following) {
+        o.shape->misses = 0;
+      } else {
+        reshape(o);
+      }
+    }
+    if (o.renaming) keys_->close_object();
   }
+  --depth_;
+  top_ = depth_ > 0 ? &open_[depth_ - 1] : nullptr;
+}
+
+template <class Next>
+void FusedFeatures<Next>::reshape(Open& o) {
   if (o.shape->misses < 8) ++o.shape->misses;
   if (o.shape->misses >= 2) o.shape->skip = 1u << o.shape->misses;
   // This object's keys become the shape. It is clean if no two of its
@@ -403,6 +446,7 @@ void FusedFeatures<Next>::pop_open() {
   if (keys_) {
     for (const CachedKey& c : o.keys) {
       if (c.written == o.serial) continue;
+      renamer_level();
       const std::string_view name = name_of(o.names, c);
       if (!keys_->try_add_member(Renamed{
               name, c.target != nullptr ? c.renamed : name, c.target})) {
@@ -415,7 +459,8 @@ void FusedFeatures<Next>::pop_open() {
   s.keys.swap(o.keys);
   s.names.swap(o.names);
   s.clean = clean;
-  s.context = o.context;
+  // The same as when the object opened: its members' levels are left.
+  if (tracker_) s.context = context();
 }
 
 template <class Next>
@@ -439,7 +484,7 @@ template <class Next>
         CachedKey& c = keys[o.pos];
         if (detail::swar::same(name, name_of(o.shape->names, c))) {
           ++o.pos;
-          if (tracker_) tracker_->on_key(name, c.step);
+          if (live_ != nullptr) live_->on_key(name, c.step);
           key_slot_ = &c;
           if (!drop_) return send_cached_key(c, name);
           held_ = &c;
@@ -463,7 +508,7 @@ template <class Next>
   if (!keys_->kept(name)) return general_key(name, true);
   key_slot_ = nullptr;
   key_checked_ = false;
-  if (tracker_) tracker_->on_key(name);
+  if (live_ != nullptr) live_->on_key(name);
   const Renamed k{name, name, nullptr};
   if (!drop_) {
     const Flow f = send_key(k, true);
@@ -479,7 +524,7 @@ template <class Next>
 template <class Next>
 Flow FusedFeatures<Next>::general_key(std::string_view name, bool plain) {
   if (drop_ && stopped_) {
-    if (tracker_) tracker_->on_key(name);
+    if (live_ != nullptr) live_->on_key(name);
     value_end();
     return Flow::stop;
   }
@@ -487,7 +532,7 @@ Flow FusedFeatures<Next>::general_key(std::string_view name, bool plain) {
   if (cache_) {
     find_key(name, plain, k);
   } else {
-    if (tracker_) tracker_->on_key(name);
+    if (live_ != nullptr) live_->on_key(name);
     if (keys_) keys_->rename(name, plain, k);
   }
   if (!drop_) {
@@ -524,19 +569,35 @@ template <class Next>
                                                                bool is_array) {
   if (f == Flow::visit) {
     if (drop_all_) in_array_.push_back(is_array);
-    if (keys_ && !is_array) keys_->open_object();
+    // With the cache, objects open their renamer levels when needed.
+    if (keys_ && !cache_ && !is_array) keys_->open_object();
   } else if (f == Flow::stop && drop_) {
     stopped_ = true;
   }
-  if (tracker_) {
-    if (f == Flow::visit) {
-      tracker_->on_open(is_array);
+  if (live_ != nullptr) {
+    if (f != Flow::visit) {
+      live_->on_value_end();
+    } else if (live_->dead()) {
+      live_ = nullptr;  // a quiet container: one value to the tracker
+      quiet_ = 1;
     } else {
-      tracker_->on_value_end();
+      live_->on_open(is_array);
     }
+  } else if (quiet_ != 0 && f == Flow::visit) {
+    ++quiet_;
   }
   if (cache_ && f == Flow::visit) push_open(is_array);
   return f;
+}
+
+template <class Next>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::closed() {
+  if (live_ != nullptr) {
+    live_->on_close();
+  } else if (quiet_ != 0 && --quiet_ == 0) {
+    live_ = &*tracker_;
+    live_->on_value_end();  // the quiet container, as a value
+  }
 }
 
 template <class Next>
@@ -554,9 +615,9 @@ template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::end_object() {
   if (drop_all_) in_array_.pop_back();
   if (cache_) pop_open();
-  if (keys_) keys_->close_object();
+  if (keys_ && !cache_) keys_->close_object();
   next_.end_object();
-  if (tracker_) tracker_->on_close();
+  closed();
 }
 
 template <class Next>
@@ -575,7 +636,7 @@ template <class Next>
   if (drop_all_) in_array_.pop_back();
   if (cache_) pop_open();
   next_.end_array();
-  if (tracker_) tracker_->on_close();
+  closed();
 }
 
 template <class Next>
@@ -713,6 +774,8 @@ void FusedFeatures<Next>::end_document() {
   in_array_.clear();
   depth_ = 0;
   top_ = nullptr;
+  quiet_ = 0;
+  live_ = tracker_ ? &*tracker_ : nullptr;
   key_slot_ = nullptr;
   // The shapes point at names the renamer forgets with its memory; a
   // document with many shapes starts the next one afresh.

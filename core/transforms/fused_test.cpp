@@ -4,6 +4,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <functional>
 #include <memory>
 #include <random>
 
@@ -254,6 +255,75 @@ BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_records) {
       f.date_fields = {"$[*].createdAt", "$[*].x.createdAt"};
       f.date_format = "yyyy-MM-dd HH:mm:ss";
       check_same(doc, f);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_trees) {
+  // Records nesting objects and arrays where date rules select at some
+  // depths only: the containers below what any rule can reach are quiet
+  // (the tracker hears nothing inside), and the values after them, the
+  // dates and their errors' paths, must be where they are. Keys mostly
+  // repeat, so most objects follow shapes and need no renamer level.
+  const std::vector<std::string> names = {"createdAt", "x",   "y",
+                                          "aB",        "a_b", "k"};
+  std::mt19937 rng(13);
+  std::function<std::string(int)> value = [&](int depth) -> std::string {
+    const unsigned r = rng() % (depth < 4 ? 10 : 6);
+    switch (r) {
+      case 0:
+        return "null";
+      case 1:
+        return R"("2024-01-02T03:04:05Z")";
+      case 2:
+        return rng() % 8 == 0 ? R"("not a date")" : "1700000000000";
+      case 3:
+      case 4:
+      case 5:
+        return std::to_string(rng() % 100);
+      case 6:
+      case 7: {
+        std::string a = "[";
+        for (std::size_t i = 0, n = rng() % 4; i < n; ++i) {
+          a += (i > 0 ? "," : "") + value(depth + 1);
+        }
+        return a + "]";
+      }
+      default: {
+        std::string o = "{";
+        const std::size_t n = 1 + rng() % 4;
+        const std::size_t first = rng() % 3;  // mostly the same keys
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::string& k = names[(first + i) % names.size()];
+          o +=
+              fmt::format("{}\"{}\":{}", i > 0 ? "," : "", k, value(depth + 1));
+        }
+        return o + "}";
+      }
+    }
+  };
+  const std::vector<std::vector<std::string>> rules = {
+      {"$[*].createdAt"},
+      {"$[1].createdAt", "$[*].x[*].createdAt"},
+      {"$[*].x.y.createdAt", "$[*].y[0]"},
+      {"$..createdAt"}};
+  for (int n = 0; n < 400; ++n) {
+    std::string doc = "[";
+    for (std::size_t r = 0, records = 1 + rng() % 6; r < records; ++r) {
+      doc += (r > 0 ? "," : "") + value(2 + static_cast<int>(rng() % 2));
+    }
+    doc += "]";
+    for (const auto& fields : rules) {
+      for (const bool keep : {false, true}) {
+        Features f;
+        f.date_fields = fields;
+        f.keep_errors = keep;
+        f.date_format = "yyyy-MM-dd HH:mm:ss";
+        check_same(doc, f);
+        f.key_case = tf::KeyCase::snake;
+        f.nulls = tf::NullPolicy::drop;
+        check_same(doc, f);
+      }
     }
   }
 }

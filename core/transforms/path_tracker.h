@@ -82,6 +82,8 @@ class PathTracker {
     std::array<std::uint64_t, kMaxReplayed> masks{};
   };
   bool replayable() const { return rules_.size() <= kMaxReplayed; }
+  /// Whether no rule can select the current value or anything below it.
+  bool dead() const { return dead_from_ != 0; }
   Context context() const {
     Context c;
     if (dead_from_ != 0) {
@@ -91,6 +93,16 @@ class PathTracker {
     const std::uint64_t* m = &masks_[depth_ * n_];
     for (std::size_t r = 0; r < n_; ++r) c.masks[r] = m[r];
     return c;
+  }
+  /// context() == c, without building it.
+  bool in_context(const Context& c) const {
+    if (dead_from_ != 0) return c.dead;
+    if (c.dead) return false;
+    const std::uint64_t* m = &masks_[depth_ * n_];
+    for (std::size_t r = 0; r < n_; ++r) {
+      if (c.masks[r] != m[r]) return false;
+    }
+    return true;
   }
   KeyStep last_key_step() const {
     KeyStep k;
