@@ -209,8 +209,9 @@ class FusedFeatures final : public Handler {
   void end_document() override;
 
   /// key() for a name that needs no escaping (no '"', '\\' or control
-  /// character) and stays valid until end_document: the JSON reader's
-  /// escape-free keys, which point into the document being read.
+  /// character) and stays valid until end_document, with 16 bytes
+  /// readable from its start: the JSON reader's escape-free keys, which
+  /// point into the document being read (padded past its end).
   Flow plain_key(std::string_view name);
   /// string_value() for text that needs no escaping.
   void plain_string(std::string_view s);
@@ -238,6 +239,11 @@ class FusedFeatures final : public Handler {
     Flow f;
     return release(f);
   }
+  /// The consumer said stop.
+  void stop() {
+    stopped_ = true;
+    fast_keys_ = false;
+  }
   Flow send_key(const Renamed& k, bool plain);
   void send_timestamp(const Timestamp& t);
   Flow opened(Flow f, bool is_array);
@@ -254,15 +260,24 @@ class FusedFeatures final : public Handler {
   struct CachedKey {
     std::uint32_t at = 0;  // the name, in Shape::names
     std::uint32_t size = 0;
+    // The name's first 16 bytes, zeros past it, and which bytes of the
+    // word that holds its last byte (up to the 16th) are the name's: a
+    // name read is compared in one or two words.
+    std::array<std::uint64_t, 2> words{};
+    std::uint64_t last_mask = 0;
     const detail::KeyRenamer::Target* target = nullptr;  // as Renamed
     std::string_view renamed;  // with a target: the new name
+    // In a shape: the name as written, with KeyRenamer::kPadding zero
+    // bytes after it (`renamed`, or a copy in Shape::written).
+    std::string_view out;
     PathTracker::KeyStep step;
     Shape* child = nullptr;     // the place of objects in its value
-    std::uint64_t written = 0;  // the serial of the object that wrote it
+    std::uint64_t dropped = 0;  // the serial of the object that dropped it
   };
   struct Shape {
     std::vector<CachedKey> keys;
     std::string names;
+    std::string written;           // the names kept as they are, padded
     bool clean = false;            // no two of `keys` collide
     PathTracker::Context context;  // the tracker's, for `keys[i].step`
                                    // (dead inside a quiet container)
@@ -274,10 +289,13 @@ class FusedFeatures final : public Handler {
   struct Open {
     bool is_array = false;
     Shape** place = nullptr;  // an array's: the place of its elements
-    // An object's shape (null: not cached), the keys read so far that
-    // follow it, and, once one does not, this object's keys so far.
+    // An object's shape (null: not cached), the next of its keys while
+    // the keys read follow it, and, once one does not, this object's keys
+    // so far. While it follows a clean shape, keys up to `stop` (its end)
+    // take the fast path of on_key(); else `stop` is `next`.
     Shape* shape = nullptr;
-    std::size_t pos = 0;
+    CachedKey* next = nullptr;
+    CachedKey* stop = nullptr;
     bool following = true;
     // The renamer has a level for this object. Opened when first needed:
     // an object that follows a clean shape needs none.
@@ -292,13 +310,18 @@ class FusedFeatures final : public Handler {
   }
   /// on_key() for a key that is not the next one of a clean shape.
   Flow general_key(std::string_view name, bool plain);
-  /// Sends `c`, a key of a clean shape read as `name` (plain).
-  Flow send_cached(CachedKey& c, std::string_view name);
+  /// Sends `c`, a key of a clean shape.
+  Flow send_cached(const CachedKey& c);
+  /// Whether `name` (plain) is the name of `c`, a key of `s`.
+  static bool same_name(const Shape& s, const CachedKey& c,
+                        std::string_view name);
+  /// Sets `c`'s words for comparing with names read.
+  static void set_words(CachedKey& c, std::string_view name);
   /// on_key() for a plain name in an object without a shape (and keys_),
   /// shorter for one that keys_ keeps as it is.
   Flow unshaped_key(std::string_view name);
   /// send_cached() for on_key().
-  [[gnu::noinline]] Flow send_cached_key(CachedKey& c, std::string_view name);
+  [[gnu::noinline]] Flow send_cached_key(const CachedKey& c);
   /// Sends a name as renamed (`renamed`: with KeyRenamer::kPadding).
   [[gnu::always_inline]] Flow send_name(std::string_view name, bool plain,
                                         bool renamed);
@@ -356,13 +379,13 @@ class FusedFeatures final : public Handler {
   std::size_t quiet_ = 0;
   std::optional<detail::KeyRenamer> keys_;
   std::optional<DateFormatter> date_writer_;
-  bool drop_ = false;      // --nulls=drop or drop-all
-  bool drop_all_ = false;  // also null array elements
-  bool stopped_ = false;   // the consumer said stop (while dropping)
+  bool drop_ = false;       // --nulls=drop or drop-all
+  bool drop_all_ = false;   // also null array elements
+  bool stopped_ = false;    // the consumer said stop (while dropping)
+  bool fast_keys_ = false;  // cache_ and not stopped_: on_key()'s fast path
   // The key held back until its value shows whether the member stays:
-  // the next key of a clean shape, read as held_name_, or key_.
-  CachedKey* held_ = nullptr;
-  std::string_view held_name_;
+  // the next key of a clean shape, or key_.
+  const CachedKey* held_ = nullptr;
   bool has_key_ = false;
   bool key_plain_ = false;
   Renamed key_;

@@ -189,6 +189,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   if (o.key_case) keys_.emplace(*o.key_case, o.key_case_name);
   if (o.dates) date_writer_.emplace(std::move(*o.dates));
   cache_ = (keys_ || tracker_) && (!tracker_ || tracker_->replayable());
+  fast_keys_ = cache_;
 }
 
 template <class Next>
@@ -232,32 +233,57 @@ template <class Next>
     renamer_level();
     keys_->add_member(k);
   }
-  if (key_slot_ != nullptr) key_slot_->written = top_->serial;
   return send_name(k.renamed, plain, k.target != nullptr);
 }
 
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_cached(
-    CachedKey& c, std::string_view name) {
-  c.written = top_->serial;
-  if (c.target != nullptr) return send_name(c.renamed, true, true);
-  return send_name(name, true, false);
+    const CachedKey& c) {
+  return send_name(c.out, true, true);
+}
+
+template <class Next>
+void FusedFeatures<Next>::set_words(CachedKey& c, std::string_view name) {
+  // Built with memcpy, as same_name() loads them: any byte order.
+  std::array<char, 16> bytes{};
+  std::array<char, 8> mask{};
+  const std::size_t n = std::min<std::size_t>(name.size(), 16);
+  std::memcpy(bytes.data(), name.data(), n);
+  std::memset(mask.data(), 0xff, n == 0 ? 0 : (n - 1) % 8 + 1);
+  std::memcpy(c.words.data(), bytes.data(), 16);
+  std::memcpy(&c.last_mask, mask.data(), 8);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::same_name(
+    const Shape& s, const CachedKey& c, std::string_view name) {
+  // Plain names have 16 bytes readable: whole words, masked.
+  const std::size_t n = name.size();
+  if (n != c.size) return false;
+  std::uint64_t w0 = 0;
+  std::memcpy(&w0, name.data(), 8);
+  if (n <= 8) return (w0 & c.last_mask) == c.words[0];
+  std::uint64_t w1 = 0;
+  std::memcpy(&w1, name.data() + 8, 8);
+  if (n <= 16) return w0 == c.words[0] && (w1 & c.last_mask) == c.words[1];
+  return w0 == c.words[0] && w1 == c.words[1] &&
+         std::memcmp(name.data() + 16, s.names.data() + c.at + 16, n - 16) == 0;
 }
 
 template <class Next>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::release(Flow& flow) {
   if (held_ != nullptr) [[likely]] {
-    CachedKey& c = *held_;
+    const CachedKey& c = *held_;
     held_ = nullptr;
-    flow = send_cached(c, held_name_);
-    if (flow == Flow::stop) stopped_ = true;
+    flow = send_cached(c);
+    if (flow == Flow::stop) stop();
     return flow == Flow::visit;
   }
   flow = stopped_ ? Flow::stop : Flow::visit;
   if (!has_key_) return !stopped_;
   has_key_ = false;
   flow = send_key(key_, key_plain_);
-  if (flow == Flow::stop) stopped_ = true;
+  if (flow == Flow::stop) stop();
   return flow == Flow::visit;
 }
 
@@ -290,10 +316,11 @@ inline void FusedFeatures<Next>::find_key(std::string_view name, bool plain,
   // points at them.
   if (o.following && plain) {
     std::vector<CachedKey>& keys = o.shape->keys;
-    if (o.pos < keys.size()) {
-      CachedKey& c = keys[o.pos];
-      if (detail::swar::same(name, name_of(o.shape->names, c))) {
-        ++o.pos;
+    if (o.next != keys.data() + keys.size()) {
+      CachedKey& c = *o.next;
+      if (same_name(*o.shape, c, name)) {
+        ++o.next;
+        if (!o.shape->clean) o.stop = o.next;
         if (live_ != nullptr) live_->on_key(name, c.step);
         out.name = name;
         out.renamed = c.target != nullptr ? c.renamed : name;
@@ -322,6 +349,7 @@ void FusedFeatures<Next>::find_new_key(Open& o, std::string_view name,
   CachedKey c;
   c.at = static_cast<std::uint32_t>(o.names.size());
   c.size = static_cast<std::uint32_t>(name.size());
+  set_words(c, name);
   c.target = out.target;
   if (out.target != nullptr) c.renamed = out.renamed;
   // Quiet: the step is never replayed (the shape's context is dead).
@@ -335,15 +363,16 @@ template <class Next>
 void FusedFeatures<Next>::diverge(Open& o) {
   o.following = false;
   const Shape& s = *o.shape;
-  o.keys.assign(s.keys.begin(),
-                s.keys.begin() + static_cast<std::ptrdiff_t>(o.pos));
+  const auto pos = o.next - s.keys.data();
+  o.stop = o.next;
+  o.keys.assign(s.keys.begin(), s.keys.begin() + pos);
   o.names.assign(s.names, 0,
-                 o.pos == 0 ? 0 : o.keys.back().at + o.keys.back().size);
+                 pos == 0 ? 0 : o.keys.back().at + o.keys.back().size);
   if (!keys_ || !s.clean) return;
   // The members written so far were not recorded (they could not collide);
   // find_new_key() has opened the renamer's level.
   for (const CachedKey& c : o.keys) {
-    if (c.written != o.serial) continue;
+    if (c.dropped == o.serial) continue;
     const std::string_view name = name_of(s.names, c);
     keys_->add_member(
         Renamed{name, c.target != nullptr ? c.renamed : name, c.target});
@@ -405,13 +434,18 @@ template <class Next>
     s = new_shape(place);
   }
   o.shape = s;
-  o.pos = 0;
-  o.following = s != nullptr;
   o.serial = ++serial_;
-  if (s != nullptr && tracker_ &&
-      !(live_ != nullptr ? live_->in_context(s->context) : s->context.dead))
-      [[unlikely]] {
+  o.following = s != nullptr;
+  if (s == nullptr) {
+    o.next = o.stop = nullptr;
+    return;
+  }
+  o.next = s->keys.data();
+  o.stop = s->clean ? o.next + s->keys.size() : o.next;
+  if (tracker_ && !(live_ != nullptr ? live_->in_context(s->context)
+                                     : s->context.dead)) [[unlikely]] {
     o.following = false;  // the keys' steps differ here
+    o.stop = o.next;
     o.keys.clear();
     o.names.clear();
   }
@@ -445,7 +479,7 @@ void FusedFeatures<Next>::reshape(Open& o) {
   bool clean = true;
   if (keys_) {
     for (const CachedKey& c : o.keys) {
-      if (c.written == o.serial) continue;
+      if (c.dropped != o.serial) continue;  // written
       renamer_level();
       const std::string_view name = name_of(o.names, c);
       if (!keys_->try_add_member(Renamed{
@@ -459,13 +493,31 @@ void FusedFeatures<Next>::reshape(Open& o) {
   s.keys.swap(o.keys);
   s.names.swap(o.names);
   s.clean = clean;
+  // The names written: renamed ones are padded already; the others are
+  // copied, padded, for the writer's copy in whole words.
+  s.written.clear();
+  for (const CachedKey& c : s.keys) {
+    if (c.target == nullptr) {
+      s.written.append(name_of(s.names, c));
+      s.written.append(detail::KeyRenamer::kPadding, '\0');
+    }
+  }
+  std::size_t at = 0;
+  for (CachedKey& c : s.keys) {
+    if (c.target != nullptr) {
+      c.out = c.renamed;
+    } else {
+      c.out = std::string_view(s.written.data() + at, c.size);
+      at += c.size + detail::KeyRenamer::kPadding;
+    }
+  }
   // The same as when the object opened: its members' levels are left.
   if (tracker_) s.context = context();
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::send_cached_key(CachedKey& c, std::string_view name) {
-  const Flow f = send_cached(c, name);
+Flow FusedFeatures<Next>::send_cached_key(const CachedKey& c) {
+  const Flow f = send_cached(c);
   if (f != Flow::visit) value_end();
   return f;
 }
@@ -476,21 +528,17 @@ template <class Next>
   // The next key of a clean shape: renamed, matched and checked for
   // collisions when the shape was recorded. The rest is out of line, so
   // that this test costs little for the keys it does not take.
-  if (cache_ && plain && !stopped_) {
+  if (fast_keys_ && plain) {
     Open& o = *top_;
-    if (o.following && o.shape->clean) {
-      std::vector<CachedKey>& keys = o.shape->keys;
-      if (o.pos < keys.size()) [[likely]] {
-        CachedKey& c = keys[o.pos];
-        if (detail::swar::same(name, name_of(o.shape->names, c))) {
-          ++o.pos;
-          if (live_ != nullptr) live_->on_key(name, c.step);
-          key_slot_ = &c;
-          if (!drop_) return send_cached_key(c, name);
-          held_ = &c;
-          held_name_ = name;
-          return Flow::visit;
-        }
+    if (o.next != o.stop) [[likely]] {
+      CachedKey& c = *o.next;
+      if (same_name(*o.shape, c, name)) {
+        ++o.next;
+        if (live_ != nullptr) live_->on_key(name, c.step);
+        key_slot_ = &c;
+        if (!drop_) return send_cached_key(c);
+        held_ = &c;
+        return Flow::visit;
       }
     } else if (o.shape == nullptr && keys_) {
       return unshaped_key(name);
@@ -525,6 +573,7 @@ template <class Next>
 Flow FusedFeatures<Next>::general_key(std::string_view name, bool plain) {
   if (drop_ && stopped_) {
     if (live_ != nullptr) live_->on_key(name);
+    key_slot_ = nullptr;  // (the object is not recorded)
     value_end();
     return Flow::stop;
   }
@@ -572,7 +621,7 @@ template <class Next>
     // With the cache, objects open their renamer levels when needed.
     if (keys_ && !cache_ && !is_array) keys_->open_object();
   } else if (f == Flow::stop && drop_) {
-    stopped_ = true;
+    stop();
   }
   if (live_ != nullptr) {
     if (f != Flow::visit) {
@@ -643,7 +692,9 @@ template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::null_value() {
   selected();  // a null at a date path stays null
   if (held_ != nullptr || has_key_) {
-    held_ = nullptr;  // the member disappears with its key
+    // The member disappears with its key.
+    if (key_slot_ != nullptr) key_slot_->dropped = top_->serial;
+    held_ = nullptr;
     has_key_ = false;
   } else if (!(drop_all_ && !in_array_.empty() && in_array_.back()) &&
              !stopped_) {
@@ -771,6 +822,7 @@ void FusedFeatures<Next>::end_document() {
   held_ = nullptr;
   has_key_ = false;
   stopped_ = false;
+  fast_keys_ = cache_;
   in_array_.clear();
   depth_ = 0;
   top_ = nullptr;

@@ -328,6 +328,32 @@ BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_trees) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(shape_keys_that_differ_in_one_byte) {
+  // A key of a shape is compared with the name read in words: names of
+  // every length up to and past two words, where records alternate
+  // between two names that differ in one byte only, kept or renamed.
+  for (std::size_t len = 1; len <= 20; ++len) {
+    for (std::size_t at = 0; at < len; ++at) {
+      for (const char other : {'q', 'Q'}) {
+        const std::string a(len, 'k');
+        std::string b = a;
+        b[at] = other;
+        const std::string doc = fmt::format(
+            R"([{{"{0}":1,"z":2}},{{"{0}":3,"z":4}},{{"{1}":5,"z":6}},)"
+            R"({{"{0}":null,"z":7}},{{"{1}":8,"z":9}},{{"{1}":10,"z":11}}])",
+            a, b);
+        Features f;
+        f.key_case = tf::KeyCase::snake;
+        check_same(doc, f);
+        f.nulls = tf::NullPolicy::drop;
+        f.date_fields = {"$[*]." + b};
+        f.keep_errors = true;
+        check_same(doc, f);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_names) {
   // Names over the characters that matter to renaming, few enough that
   // objects repeat names and collide.
