@@ -235,6 +235,8 @@ class FusedFeatures final : public Handler {
   /// Sends the held key, if any. False when the consumer skipped or
   /// stopped: then the value must not be sent. Sets `flow`.
   [[gnu::always_inline]] bool release(Flow& flow);
+  /// release() for a key held other than as the next key of a shape.
+  [[gnu::noinline]] bool release_other(Flow& flow);
   bool release() {
     Flow f;
     return release(f);
@@ -320,6 +322,9 @@ class FusedFeatures final : public Handler {
   /// on_key() for a plain name in an object without a shape (and keys_),
   /// shorter for one that keys_ keeps as it is.
   Flow unshaped_key(std::string_view name);
+  /// Records and sends a plain name kept as it is, in an object without a
+  /// shape.
+  [[gnu::always_inline]] Flow send_kept(std::string_view name);
   /// send_cached() for on_key().
   [[gnu::noinline]] Flow send_cached_key(const CachedKey& c);
   /// Sends a name as renamed (`renamed`: with KeyRenamer::kPadding).
@@ -377,6 +382,10 @@ class FusedFeatures final : public Handler {
   // containers open from the outermost quiet one.
   PathTracker* live_ = nullptr;
   std::size_t quiet_ = 0;
+  // The tracker was not told of the member being read, the next key of
+  // a shape where that key's step is dead; live_ is null until its value
+  // ends.
+  bool muted_ = false;
   std::optional<detail::KeyRenamer> keys_;
   std::optional<DateFormatter> date_writer_;
   bool drop_ = false;       // --nulls=drop or drop-all
@@ -384,8 +393,10 @@ class FusedFeatures final : public Handler {
   bool stopped_ = false;    // the consumer said stop (while dropping)
   bool fast_keys_ = false;  // cache_ and not stopped_: on_key()'s fast path
   // The key held back until its value shows whether the member stays:
-  // the next key of a clean shape, or key_.
+  // the next key of a clean shape, a plain name kept as it is in an
+  // object without a shape, or key_.
   const CachedKey* held_ = nullptr;
+  std::string_view held_name_;
   bool has_key_ = false;
   bool key_plain_ = false;
   Renamed key_;

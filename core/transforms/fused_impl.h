@@ -204,7 +204,12 @@ template <class Next>
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::value_end() {
-  if (live_ != nullptr) live_->on_value_end();
+  if (live_ != nullptr) {
+    live_->on_value_end();
+  } else if (muted_) {
+    muted_ = false;  // the tracker heard nothing of the member
+    live_ = &*tracker_;
+  }
 }
 
 template <class Next>
@@ -279,10 +284,23 @@ template <class Next>
     if (flow == Flow::stop) stop();
     return flow == Flow::visit;
   }
-  flow = stopped_ ? Flow::stop : Flow::visit;
-  if (!has_key_) return !stopped_;
-  has_key_ = false;
-  flow = send_key(key_, key_plain_);
+  if (held_name_.data() == nullptr && !has_key_) [[likely]] {
+    flow = stopped_ ? Flow::stop : Flow::visit;
+    return !stopped_;
+  }
+  return release_other(flow);
+}
+
+template <class Next>
+bool FusedFeatures<Next>::release_other(Flow& flow) {
+  if (held_name_.data() != nullptr) {
+    const std::string_view name = held_name_;
+    held_name_ = {};
+    flow = send_kept(name);
+  } else {
+    has_key_ = false;
+    flow = send_key(key_, key_plain_);
+  }
   if (flow == Flow::stop) stop();
   return flow == Flow::visit;
 }
@@ -438,6 +456,8 @@ template <class Next>
   o.following = s != nullptr;
   if (s == nullptr) {
     o.next = o.stop = nullptr;
+    // Each key of the object will be recorded (or renamed).
+    if (keys_) open_renamer_level();
     return;
   }
   o.next = s->keys.data();
@@ -534,7 +554,16 @@ template <class Next>
       CachedKey& c = *o.next;
       if (same_name(*o.shape, c, name)) {
         ++o.next;
-        if (live_ != nullptr) live_->on_key(name, c.step);
+        if (live_ != nullptr) {
+          if (c.step.dead) {
+            // Nothing in the member can be selected: unless its value is
+            // a container, the tracker need not hear of it.
+            live_ = nullptr;
+            muted_ = true;
+          } else {
+            live_->on_key(name, c.step);
+          }
+        }
         key_slot_ = &c;
         if (!drop_) return send_cached_key(c);
         held_ = &c;
@@ -555,18 +584,21 @@ template <class Next>
   // every key goes through, so that the keys of shapes pay nothing for it.
   if (!keys_->kept(name)) return general_key(name, true);
   key_slot_ = nullptr;
-  key_checked_ = false;
   if (live_ != nullptr) live_->on_key(name);
-  const Renamed k{name, name, nullptr};
   if (!drop_) {
-    const Flow f = send_key(k, true);
+    const Flow f = send_kept(name);
     if (f != Flow::visit) value_end();
     return f;
   }
-  key_ = k;
-  key_plain_ = true;
-  has_key_ = true;
+  held_name_ = name;
   return Flow::visit;
+}
+
+template <class Next>
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_kept(
+    std::string_view name) {
+  keys_->add_member(Renamed{name, name, nullptr});  // (level opened)
+  return send_name(name, true, false);
 }
 
 template <class Next>
@@ -616,6 +648,12 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::opened(Flow f,
                                                                bool is_array) {
+  if (muted_) [[unlikely]] {
+    // The container is quiet: the tracker hears the member's key now.
+    muted_ = false;
+    live_ = &*tracker_;
+    live_->on_dead_key();
+  }
   if (f == Flow::visit) {
     if (drop_all_) in_array_.push_back(is_array);
     // With the cache, objects open their renamer levels when needed.
@@ -691,10 +729,11 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::null_value() {
   selected();  // a null at a date path stays null
-  if (held_ != nullptr || has_key_) {
+  if (held_ != nullptr || held_name_.data() != nullptr || has_key_) {
     // The member disappears with its key.
     if (key_slot_ != nullptr) key_slot_->dropped = top_->serial;
     held_ = nullptr;
+    held_name_ = {};
     has_key_ = false;
   } else if (!(drop_all_ && !in_array_.empty() && in_array_.back()) &&
              !stopped_) {
@@ -820,6 +859,7 @@ void FusedFeatures<Next>::annotation(const Annotation& a) {
 template <class Next>
 void FusedFeatures<Next>::end_document() {
   held_ = nullptr;
+  held_name_ = {};
   has_key_ = false;
   stopped_ = false;
   fast_keys_ = cache_;
@@ -827,6 +867,7 @@ void FusedFeatures<Next>::end_document() {
   depth_ = 0;
   top_ = nullptr;
   quiet_ = 0;
+  muted_ = false;
   live_ = tracker_ ? &*tracker_ : nullptr;
   key_slot_ = nullptr;
   // The shapes point at names the renamer forgets with its memory; a

@@ -132,6 +132,12 @@ class PathTracker {
     e.view = name;
   }
 
+  /// on_key() for a member whose step is dead.
+  void on_dead_key() {
+    ++depth_;
+    if (dead_from_ == 0) dead_from_ = depth_;
+  }
+
   /// Index of the first rule that selects the current value, or -1.
   int selected() const {
     if (dead_from_ != 0) return -1;
