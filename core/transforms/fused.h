@@ -279,8 +279,11 @@ class FusedFeatures final : public Handler {
   struct Shape {
     std::vector<CachedKey> keys;
     std::string names;
-    std::string written;           // the names kept as they are, padded
-    bool clean = false;            // no two of `keys` collide
+    std::string written;  // the names kept as they are, padded
+    bool clean = false;   // no two of `keys` collide
+    // Where Open::stop starts: the end of `keys` when clean, else their
+    // start.
+    CachedKey* fast_stop = nullptr;
     PathTracker::Context context;  // the tracker's, for `keys[i].step`
                                    // (dead inside a quiet container)
     // Objects whose keys differ each time (maps keyed by ids) are not
@@ -362,11 +365,15 @@ class FusedFeatures final : public Handler {
   // Shapes kept at most; beyond, new places are not cached until the
   // document ends.
   static constexpr std::size_t kMaxShapes = 4096;
-  bool cache_ = false;        // keys_ or tracker_, with a replayable tracker
+  bool cache_ = false;  // keys_ or tracker_, with a replayable tracker
+  // Without the cache, each object opens its renamer level as it opens.
+  bool eager_levels_ = false;
   std::deque<Shape> shapes_;  // stable addresses
   Shape* root_ = nullptr;
   std::vector<Open> open_;  // per open container, reused
-  Open* top_ = nullptr;     // the innermost, open_[depth_ - 1]
+  Open* opens_ = nullptr;   // open_.data() and open_.size()
+  std::size_t open_count_ = 0;
+  Open* top_ = nullptr;  // the innermost, open_[depth_ - 1]
   std::size_t depth_ = 0;
   std::uint64_t serial_ = 0;
   CachedKey* key_slot_ = nullptr;  // the last key's entry, or null

@@ -190,6 +190,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   if (o.dates) date_writer_.emplace(std::move(*o.dates));
   cache_ = (keys_ || tracker_) && (!tracker_ || tracker_->replayable());
   fast_keys_ = cache_;
+  eager_levels_ = keys_ && !cache_;
 }
 
 template <class Next>
@@ -406,6 +407,8 @@ void FusedFeatures<Next>::open_renamer_level() {
 template <class Next>
 void FusedFeatures<Next>::grow_open() {
   open_.emplace_back();
+  opens_ = open_.data();
+  open_count_ = open_.size();
 }
 
 template <class Next>
@@ -435,10 +438,10 @@ template <class Next>
                 ? top_->place
                 : (key_slot_ != nullptr ? &key_slot_->child : nullptr);
   }
-  if (open_.size() <= depth_) [[unlikely]] {
+  if (depth_ == open_count_) [[unlikely]] {
     grow_open();
   }
-  Open& o = open_[depth_++];
+  Open& o = opens_[depth_++];
   top_ = &o;
   o.is_array = is_array;
   o.renaming = false;
@@ -461,7 +464,7 @@ template <class Next>
     return;
   }
   o.next = s->keys.data();
-  o.stop = s->clean ? o.next + s->keys.size() : o.next;
+  o.stop = s->fast_stop;
   if (tracker_ && !(live_ != nullptr ? live_->in_context(s->context)
                                      : s->context.dead)) [[unlikely]] {
     o.following = false;  // the keys' steps differ here
@@ -486,7 +489,7 @@ template <class Next>
     if (o.renaming) keys_->close_object();
   }
   --depth_;
-  top_ = depth_ > 0 ? &open_[depth_ - 1] : nullptr;
+  top_ = depth_ > 0 ? top_ - 1 : nullptr;
 }
 
 template <class Next>
@@ -513,6 +516,7 @@ void FusedFeatures<Next>::reshape(Open& o) {
   s.keys.swap(o.keys);
   s.names.swap(o.names);
   s.clean = clean;
+  s.fast_stop = clean ? s.keys.data() + s.keys.size() : s.keys.data();
   // The names written: renamed ones are padded already; the others are
   // copied, padded, for the writer's copy in whole words.
   s.written.clear();
@@ -657,7 +661,7 @@ template <class Next>
   if (f == Flow::visit) {
     if (drop_all_) in_array_.push_back(is_array);
     // With the cache, objects open their renamer levels when needed.
-    if (keys_ && !cache_ && !is_array) keys_->open_object();
+    if (eager_levels_ && !is_array) keys_->open_object();
   } else if (f == Flow::stop && drop_) {
     stop();
   }
@@ -702,7 +706,7 @@ template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::end_object() {
   if (drop_all_) in_array_.pop_back();
   if (cache_) pop_open();
-  if (keys_ && !cache_) keys_->close_object();
+  if (eager_levels_) keys_->close_object();
   next_.end_object();
   closed();
 }
