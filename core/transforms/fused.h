@@ -248,6 +248,11 @@ class FusedFeatures final : public Handler {
   }
   Flow send_key(const Renamed& k, bool plain);
   void send_timestamp(const Timestamp& t);
+  /// A string at a date path: sends it as a date, or answers false when
+  /// it is to pass unchanged (--date-errors=keep).
+  bool string_date(std::string_view s);
+  /// Sends a formatted date (the key is released).
+  void send_date(const DateFormatter::Result& r);
   Flow opened(Flow f, bool is_array);
   /// The tracker's part of closing a container.
   [[gnu::always_inline]] void closed();
@@ -395,6 +400,9 @@ class FusedFeatures final : public Handler {
   bool muted_ = false;
   std::optional<detail::KeyRenamer> keys_;
   std::optional<DateFormatter> date_writer_;
+  // ISO texts at date paths are written at a fixed offset as a pattern
+  // or ISO 8601: string_date() goes from the text to the formatted date.
+  bool fast_dates_ = false;
   bool drop_ = false;       // --nulls=drop or drop-all
   bool drop_all_ = false;   // also null array elements
   bool stopped_ = false;    // the consumer said stop (while dropping)
