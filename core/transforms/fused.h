@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -90,6 +91,12 @@ class KeyRenamer {
   /// add_member() that answers false instead of throwing (and then records
   /// nothing).
   bool try_add_member(const Renamed& r);
+  /// add_member() for a name kept as it is when no member of the object
+  /// is renamed yet (then it cannot collide); else false, and nothing is
+  /// recorded.
+  bool try_add_kept(std::string_view name);
+  /// Forgets the last member recorded (its value was dropped).
+  void drop_last_member() { --levels_[depth_ - 1].count; }
   /// keeps_name(), faster: inline for the names that need one or two
   /// word tests, else kept_slowly().
   bool kept(std::string_view name) const;
@@ -120,9 +127,12 @@ class KeyRenamer {
   // A 256-bit filter of new names, by length and first and last bytes.
   using Filter = std::array<std::uint64_t, 4>;
   struct Level {
-    std::vector<Member> members;  // written so far, for collisions
-    Filter all{};                 // every member's new name
-    Filter renamed{};             // the new names of renamed members
+    // The members written so far, for collisions: the first `count` of
+    // `members` (grown by push_member(), which stays inline).
+    std::vector<Member> members;
+    std::size_t count = 0;
+    Filter all{};      // every member's new name
+    Filter renamed{};  // the new names of renamed members
     // A member kept as it is can only collide with a renamed one: until
     // one is written, kept members are only listed, and their bits in
     // `all` are set when the first renamed one comes.
@@ -146,6 +156,16 @@ class KeyRenamer {
   /// Whether r may collide with a member of `l` (then find_collision()).
   static bool may_collide(const Level& l, const Renamed& r, unsigned bit);
   static void record(Level& l, const Renamed& r, unsigned bit);
+  [[gnu::always_inline]] static void push_member(Level& l, Member m) {
+    if (l.count == l.members.size()) [[unlikely]] {
+      grow_members(l);
+    }
+    l.members[l.count++] = m;
+  }
+  static void grow_members(Level& l);
+  static std::span<const Member> members_of(const Level& l) {
+    return {l.members.data(), l.count};
+  }
   /// Sets the bits in l.all of the members listed before any was renamed.
   static void fill_all(Level& l);
   void add_member_checked(Level& l, const Renamed& r);
@@ -210,8 +230,9 @@ class FusedFeatures final : public Handler {
 
   /// key() for a name that needs no escaping (no '"', '\\' or control
   /// character) and stays valid until end_document, with 16 bytes
-  /// readable from its start: the JSON reader's escape-free keys, which
-  /// point into the document being read (padded past its end).
+  /// readable from its start and KeyRenamer::kPadding past its end: the
+  /// JSON reader's escape-free keys, which point into the document being
+  /// read (padded past its end).
   Flow plain_key(std::string_view name);
   /// string_value() for text that needs no escaping.
   void plain_string(std::string_view s);
@@ -408,10 +429,11 @@ class FusedFeatures final : public Handler {
   bool stopped_ = false;    // the consumer said stop (while dropping)
   bool fast_keys_ = false;  // cache_ and not stopped_: on_key()'s fast path
   // The key held back until its value shows whether the member stays:
-  // the next key of a clean shape, a plain name kept as it is in an
-  // object without a shape, or key_.
+  // the next key of a clean shape, loose_, or key_.
   const CachedKey* held_ = nullptr;
-  std::string_view held_name_;
+  // A plain name kept as it is in an object without a shape, held: only
+  // `out`, the name read, is set.
+  CachedKey loose_;
   bool has_key_ = false;
   bool key_plain_ = false;
   Renamed key_;

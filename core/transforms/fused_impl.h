@@ -145,7 +145,7 @@ inline bool KeyRenamer::may_collide(const Level& l, const Renamed& r,
 
 inline void KeyRenamer::record(Level& l, const Renamed& r, unsigned bit) {
   if (l.indexed) l.index.emplace(r.renamed, r.name);
-  l.members.push_back({r.name, r.renamed});
+  push_member(l, {r.name, r.renamed});
   if (!l.any_renamed && r.target == nullptr) return;  // bits set later
   set(l.all, bit);
   if (r.target != nullptr) {
@@ -159,10 +159,18 @@ inline void KeyRenamer::record(Level& l, const Renamed& r, unsigned bit) {
   if (r.target == nullptr && !l.any_renamed) [[likely]] {
     // Nothing to collide with yet (and not indexed: only a renamed member
     // makes find_collision() run).
-    l.members.push_back({r.name, r.renamed});
+    push_member(l, {r.name, r.renamed});
     return;
   }
   add_member_checked(l, r);
+}
+
+[[gnu::always_inline]] inline bool KeyRenamer::try_add_kept(
+    std::string_view name) {
+  Level& l = levels_[depth_ - 1];
+  if (l.any_renamed) return false;
+  push_member(l, {name, name});  // as add_member(): not indexed
+  return true;
 }
 
 inline bool KeyRenamer::try_add_member(const Renamed& r) {
@@ -287,7 +295,7 @@ template <class Next>
     if (flow == Flow::stop) stop();
     return flow == Flow::visit;
   }
-  if (held_name_.data() == nullptr && !has_key_) [[likely]] {
+  if (!has_key_) [[likely]] {
     flow = stopped_ ? Flow::stop : Flow::visit;
     return !stopped_;
   }
@@ -296,14 +304,8 @@ template <class Next>
 
 template <class Next>
 bool FusedFeatures<Next>::release_other(Flow& flow) {
-  if (held_name_.data() != nullptr) {
-    const std::string_view name = held_name_;
-    held_name_ = {};
-    flow = send_kept(name);
-  } else {
-    has_key_ = false;
-    flow = send_key(key_, key_plain_);
-  }
+  has_key_ = false;
+  flow = send_key(key_, key_plain_);
   if (flow == Flow::stop) stop();
   return flow == Flow::visit;
 }
@@ -620,7 +622,17 @@ template <class Next>
     if (f != Flow::visit) value_end();
     return f;
   }
-  held_name_ = name;
+  if (keys_->try_add_kept(name)) [[likely]] {
+    // Recorded now (it cannot collide) and taken back if its value is a
+    // null; held like the next key of a shape, as written.
+    loose_.out = name;
+    held_ = &loose_;
+    return Flow::visit;
+  }
+  key_checked_ = false;
+  key_ = Renamed{name, name, nullptr};
+  key_plain_ = true;
+  has_key_ = true;
   return Flow::visit;
 }
 
@@ -759,11 +771,11 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::null_value() {
   selected();  // a null at a date path stays null
-  if (held_ != nullptr || held_name_.data() != nullptr || has_key_) {
+  if (held_ != nullptr || has_key_) {
     // The member disappears with its key.
     if (key_slot_ != nullptr) key_slot_->dropped = top_->serial;
+    if (held_ == &loose_) keys_->drop_last_member();
     held_ = nullptr;
-    held_name_ = {};
     has_key_ = false;
   } else if (!(drop_all_ && !in_array_.empty() && in_array_.back()) &&
              !stopped_) {
@@ -887,7 +899,6 @@ void FusedFeatures<Next>::annotation(const Annotation& a) {
 template <class Next>
 void FusedFeatures<Next>::end_document() {
   held_ = nullptr;
-  held_name_ = {};
   has_key_ = false;
   stopped_ = false;
   fast_keys_ = cache_;
