@@ -341,7 +341,7 @@ class FusedFeatures final : public Handler {
   }
   /// on_key() for a key that is not the next one of a clean shape.
   Flow general_key(std::string_view name, bool plain);
-  /// Sends `c`, a key of a clean shape.
+  /// Sends `c`, a key of a clean shape or loose_, as written (`out`).
   Flow send_cached(const CachedKey& c);
   /// Whether `name` (plain) is the name of `c`, a key of `s`.
   static bool same_name(const Shape& s, const CachedKey& c,

@@ -691,7 +691,8 @@ template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::opened(Flow f,
                                                                bool is_array) {
   if (muted_) [[unlikely]] {
-    // The container is quiet: the tracker hears the member's key now.
+    // A container as the value of a muted member: the tracker hears the
+    // key now, and then the container is quiet (or skipped).
     muted_ = false;
     live_ = &*tracker_;
     live_->on_dead_key();
