@@ -41,6 +41,8 @@ DateFormat DateFormat::parse(std::string_view text, dt::TimeZone zone) {
 DateFormatter::DateFormatter(DateFormat format) : f_(std::move(format)) {
   fixed_zone_ = f_.zone.is_fixed();
   if (fixed_zone_) fixed_state_ = f_.zone.at(0);
+  instants_fixed_ = fixed_zone_ && (f_.kind == DateFormat::Kind::pattern ||
+                                    f_.kind == DateFormat::Kind::iso8601);
 }
 
 const dt::TimeZone& DateFormatter::zone_named(std::string_view name) {
@@ -58,23 +60,8 @@ const dt::TimeZone& DateFormatter::zone_named(std::string_view name) {
 
 DateFormatter::Result DateFormatter::format(const Timestamp& t) {
   using K = Timestamp::Kind;
-  if (t.kind == K::instant && fixed_zone_ &&
-      (f_.kind == DateFormat::Kind::pattern ||
-       f_.kind == DateFormat::Kind::iso8601)) {
-    // The usual case, an instant shown at a fixed offset: no zone lookup.
-    dt::Fields f =
-        dt::fields_from_local(t.seconds + fixed_state_.offset, t.nanos);
-    f.offset = fixed_state_.offset;
-    f.abbr = fixed_state_.abbr;
-    const bool pattern = f_.kind == DateFormat::Kind::pattern;
-    const std::size_t need =
-        pattern ? f_.pattern.size_bound(f) : dt::kIsoInstantBound;
-    if (buf_.size() < need) buf_.resize(need);
-    char* const p = buf_.data();
-    const char* end =
-        pattern ? f_.pattern.format_to(f, p) : dt::put_iso_instant(f, p);
-    return {false, 0, std::string_view(p, static_cast<std::size_t>(end - p)),
-            !pattern || f_.pattern.escape_free()};
+  if (t.kind == K::instant && instants_fixed_) {
+    return format_instant(t.seconds, t.nanos);
   }
   if (t.kind == K::local_date_time && !t.zone.empty()) {
     // A wall-clock time in a named zone: the instant it denotes.
@@ -145,6 +132,23 @@ DateFormatter::Result DateFormatter::format(const Timestamp& t) {
       break;
   }
   return {false, 0, buf_, true};  // digits, '-', ':', 'T', '.', '+', 'Z'
+}
+
+DateFormatter::Result DateFormatter::format_instant(std::int64_t seconds,
+                                                    std::uint32_t nanos) {
+  // The usual case, an instant shown at a fixed offset: no zone lookup.
+  dt::Fields f = dt::fields_from_local(seconds + fixed_state_.offset, nanos);
+  f.offset = fixed_state_.offset;
+  f.abbr = fixed_state_.abbr;
+  const bool pattern = f_.kind == DateFormat::Kind::pattern;
+  const std::size_t need =
+      pattern ? f_.pattern.size_bound(f) : dt::kIsoInstantBound;
+  if (buf_.size() < need) buf_.resize(need);
+  char* const p = buf_.data();
+  const char* end =
+      pattern ? f_.pattern.format_to(f, p) : dt::put_iso_instant(f, p);
+  return {false, 0, std::string_view(p, static_cast<std::size_t>(end - p)),
+          !pattern || f_.pattern.escape_free()};
 }
 
 void FormatDates::timestamp_value(const Timestamp& t) {

@@ -49,6 +49,11 @@ class DateFormatter {
     bool escape_free = false;  // text needs no escaping in a JSON string
   };
   Result format(const Timestamp& t);
+  /// Whether instants are written at one offset, as a pattern or ISO 8601:
+  /// then format() of an instant is format_instant().
+  bool instants_fixed() const { return instants_fixed_; }
+  /// format() of the instant `seconds` since 1970, with instants_fixed().
+  Result format_instant(std::int64_t seconds, std::uint32_t nanos);
 
  private:
   const datetime::TimeZone& zone_named(std::string_view name);
@@ -57,6 +62,7 @@ class DateFormatter {
   // UTC or a fixed offset: what the zone says about every instant, read
   // once.
   bool fixed_zone_ = false;
+  bool instants_fixed_ = false;
   datetime::ZoneState fixed_state_;
   std::string buf_;
   std::vector<std::pair<std::string, datetime::TimeZone>> zones_;  // cache
@@ -97,6 +103,10 @@ class DateFieldReader {
   explicit DateFieldReader(DateFieldOptions options) : o_(std::move(options)) {}
 
   const DateFieldOptions& options() const { return o_; }
+  /// Whether texts are read as ISO 8601 (no input pattern): then one that
+  /// datetime::parse_iso_fast() takes is the instant it says, and text()
+  /// need not be asked.
+  bool reads_iso() const { return !o_.input_pattern; }
   /// A value that cannot be a date: throws unless keep_errors.
   void not_a_date(std::string_view what, const PathTracker& where) const;
   /// A number (its JSON text): true and the instant, or false when

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "core/transforms/fused_impl.h"
 
@@ -54,7 +56,7 @@ KeyRenamer::KeyRenamer(KeyCase style, std::string_view style_name)
 void KeyRenamer::open_object() {
   if (levels_.size() <= depth_) levels_.emplace_back();
   Level& l = levels_[depth_++];
-  l.members.clear();
+  l.count = 0;
   l.shape = -1;
   l.all = {};
   l.renamed = {};
@@ -156,8 +158,12 @@ bool KeyRenamer::kept_slowly(std::string_view name) const {
   return true;
 }
 
+void KeyRenamer::grow_members(Level& l) {
+  l.members.resize(std::max<std::size_t>(16, 2 * l.members.size()));
+}
+
 void KeyRenamer::fill_all(Level& l) {
-  for (const Member& m : l.members) set(l.all, filter_bit(m.renamed));
+  for (const Member& m : members_of(l)) set(l.all, filter_bit(m.renamed));
 }
 
 void KeyRenamer::add_member_checked(Level& l, const Renamed& r) {
@@ -171,19 +177,19 @@ void KeyRenamer::add_member_checked(Level& l, const Renamed& r) {
 
 const KeyRenamer::Member* KeyRenamer::find_collision(Level& l,
                                                      const Renamed& r) const {
-  if (l.members.size() > kScanLimit) {
+  if (l.count > kScanLimit) {
     if (!l.indexed) {
-      for (const Member& m : l.members) l.index.emplace(m.renamed, m.name);
+      for (const Member& m : members_of(l)) l.index.emplace(m.renamed, m.name);
       l.indexed = true;
     }
     const auto it = l.index.find(r.renamed);
     if (it == l.index.end() || it->second == r.name) return nullptr;
-    for (const Member& m : l.members) {
+    for (const Member& m : members_of(l)) {
       if (m.renamed == r.renamed && m.name == it->second) return &m;
     }
     return nullptr;
   }
-  for (const Member& m : l.members) {
+  for (const Member& m : members_of(l)) {
     if (m.renamed == r.renamed && m.name != r.name) return &m;
   }
   return nullptr;
@@ -200,7 +206,7 @@ bool KeyRenamer::end_document() {
   depth_ = 0;
   if (known_.size() <= kMaxKnown) return false;
   for (Level& l : levels_) {
-    l.members.clear();
+    l.count = 0;
     l.seen.clear();
     for (auto& r : l.recent) r.clear();
     l.shape = -1;

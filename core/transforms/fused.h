@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -90,6 +91,12 @@ class KeyRenamer {
   /// add_member() that answers false instead of throwing (and then records
   /// nothing).
   bool try_add_member(const Renamed& r);
+  /// add_member() for a name kept as it is when no member of the object
+  /// is renamed yet (then it cannot collide); else false, and nothing is
+  /// recorded.
+  bool try_add_kept(std::string_view name);
+  /// Forgets the last member recorded (its value was dropped).
+  void drop_last_member() { --levels_[depth_ - 1].count; }
   /// keeps_name(), faster: inline for the names that need one or two
   /// word tests, else kept_slowly().
   bool kept(std::string_view name) const;
@@ -120,9 +127,12 @@ class KeyRenamer {
   // A 256-bit filter of new names, by length and first and last bytes.
   using Filter = std::array<std::uint64_t, 4>;
   struct Level {
-    std::vector<Member> members;  // written so far, for collisions
-    Filter all{};                 // every member's new name
-    Filter renamed{};             // the new names of renamed members
+    // The members written so far, for collisions: the first `count` of
+    // `members` (grown by push_member(), which stays inline).
+    std::vector<Member> members;
+    std::size_t count = 0;
+    Filter all{};      // every member's new name
+    Filter renamed{};  // the new names of renamed members
     // A member kept as it is can only collide with a renamed one: until
     // one is written, kept members are only listed, and their bits in
     // `all` are set when the first renamed one comes.
@@ -146,6 +156,16 @@ class KeyRenamer {
   /// Whether r may collide with a member of `l` (then find_collision()).
   static bool may_collide(const Level& l, const Renamed& r, unsigned bit);
   static void record(Level& l, const Renamed& r, unsigned bit);
+  [[gnu::always_inline]] static void push_member(Level& l, Member m) {
+    if (l.count == l.members.size()) [[unlikely]] {
+      grow_members(l);
+    }
+    l.members[l.count++] = m;
+  }
+  static void grow_members(Level& l);
+  static std::span<const Member> members_of(const Level& l) {
+    return {l.members.data(), l.count};
+  }
   /// Sets the bits in l.all of the members listed before any was renamed.
   static void fill_all(Level& l);
   void add_member_checked(Level& l, const Renamed& r);
@@ -209,8 +229,10 @@ class FusedFeatures final : public Handler {
   void end_document() override;
 
   /// key() for a name that needs no escaping (no '"', '\\' or control
-  /// character) and stays valid until end_document: the JSON reader's
-  /// escape-free keys, which point into the document being read.
+  /// character) and stays valid until end_document, with 16 bytes
+  /// readable from its start and KeyRenamer::kPadding past its end: the
+  /// JSON reader's escape-free keys, which point into the document being
+  /// read (padded past its end).
   Flow plain_key(std::string_view name);
   /// string_value() for text that needs no escaping.
   void plain_string(std::string_view s);
@@ -234,13 +256,27 @@ class FusedFeatures final : public Handler {
   /// Sends the held key, if any. False when the consumer skipped or
   /// stopped: then the value must not be sent. Sets `flow`.
   [[gnu::always_inline]] bool release(Flow& flow);
+  /// release() for a key held other than as the next key of a shape.
+  [[gnu::noinline]] bool release_other(Flow& flow);
   bool release() {
     Flow f;
     return release(f);
   }
+  /// The consumer said stop.
+  void stop() {
+    stopped_ = true;
+    fast_keys_ = false;
+  }
   Flow send_key(const Renamed& k, bool plain);
   void send_timestamp(const Timestamp& t);
+  /// A string at a date path: sends it as a date, or answers false when
+  /// it is to pass unchanged (--date-errors=keep).
+  bool string_date(std::string_view s);
+  /// Sends a formatted date (the key is released).
+  void send_date(const DateFormatter::Result& r);
   Flow opened(Flow f, bool is_array);
+  /// The tracker's part of closing a container.
+  [[gnu::always_inline]] void closed();
 
   // Records repeat their keys. Each place in a document where objects
   // occur (the root, a member's value, the elements of an array) keeps the
@@ -252,17 +288,30 @@ class FusedFeatures final : public Handler {
   struct CachedKey {
     std::uint32_t at = 0;  // the name, in Shape::names
     std::uint32_t size = 0;
+    // The name's first 16 bytes, zeros past it, and which bytes of the
+    // word that holds its last byte (up to the 16th) are the name's: a
+    // name read is compared in one or two words.
+    std::array<std::uint64_t, 2> words{};
+    std::uint64_t last_mask = 0;
     const detail::KeyRenamer::Target* target = nullptr;  // as Renamed
     std::string_view renamed;  // with a target: the new name
+    // In a shape: the name as written, with KeyRenamer::kPadding zero
+    // bytes after it (`renamed`, or a copy in Shape::written).
+    std::string_view out;
     PathTracker::KeyStep step;
     Shape* child = nullptr;     // the place of objects in its value
-    std::uint64_t written = 0;  // the serial of the object that wrote it
+    std::uint64_t dropped = 0;  // the serial of the object that dropped it
   };
   struct Shape {
     std::vector<CachedKey> keys;
     std::string names;
-    bool clean = false;            // no two of `keys` collide
+    std::string written;  // the names kept as they are, padded
+    bool clean = false;   // no two of `keys` collide
+    // Where Open::stop starts: the end of `keys` when clean, else their
+    // start.
+    CachedKey* fast_stop = nullptr;
     PathTracker::Context context;  // the tracker's, for `keys[i].step`
+                                   // (dead inside a quiet container)
     // Objects whose keys differ each time (maps keyed by ids) are not
     // cached for a while after each one that differs, longer each time.
     unsigned misses = 0;
@@ -271,13 +320,18 @@ class FusedFeatures final : public Handler {
   struct Open {
     bool is_array = false;
     Shape** place = nullptr;  // an array's: the place of its elements
-    // An object's shape (null: not cached), the keys read so far that
-    // follow it, and, once one does not, this object's keys so far.
+    // An object's shape (null: not cached), the next of its keys while
+    // the keys read follow it, and, once one does not, this object's keys
+    // so far. While it follows a clean shape, keys up to `stop` (its end)
+    // take the fast path of on_key(); else `stop` is `next`.
     Shape* shape = nullptr;
-    std::size_t pos = 0;
+    CachedKey* next = nullptr;
+    CachedKey* stop = nullptr;
     bool following = true;
+    // The renamer has a level for this object. Opened when first needed:
+    // an object that follows a clean shape needs none.
+    bool renaming = false;
     std::uint64_t serial = 0;
-    PathTracker::Context context;
     std::vector<CachedKey> keys;
     std::string names;
   };
@@ -287,13 +341,21 @@ class FusedFeatures final : public Handler {
   }
   /// on_key() for a key that is not the next one of a clean shape.
   Flow general_key(std::string_view name, bool plain);
-  /// Sends `c`, a key of a clean shape read as `name` (plain).
-  Flow send_cached(CachedKey& c, std::string_view name);
+  /// Sends `c`, a key of a clean shape or loose_, as written (`out`).
+  Flow send_cached(const CachedKey& c);
+  /// Whether `name` (plain) is the name of `c`, a key of `s`.
+  static bool same_name(const Shape& s, const CachedKey& c,
+                        std::string_view name);
+  /// Sets `c`'s words for comparing with names read.
+  static void set_words(CachedKey& c, std::string_view name);
   /// on_key() for a plain name in an object without a shape (and keys_),
   /// shorter for one that keys_ keeps as it is.
   Flow unshaped_key(std::string_view name);
+  /// Records and sends a plain name kept as it is, in an object without a
+  /// shape.
+  [[gnu::always_inline]] Flow send_kept(std::string_view name);
   /// send_cached() for on_key().
-  [[gnu::noinline]] Flow send_cached_key(CachedKey& c, std::string_view name);
+  [[gnu::noinline]] Flow send_cached_key(const CachedKey& c);
   /// Sends a name as renamed (`renamed`: with KeyRenamer::kPadding).
   [[gnu::always_inline]] Flow send_name(std::string_view name, bool plain,
                                         bool renamed);
@@ -303,17 +365,41 @@ class FusedFeatures final : public Handler {
   void find_new_key(Open& o, std::string_view name, bool plain, Renamed& out);
   /// The object stops following its shape at its current key.
   void diverge(Open& o);
-  void push_open(bool is_array);
-  void pop_open();
+  /// Opens the renamer's level for the innermost object (with the cache;
+  /// without, every object has one).
+  void renamer_level() {
+    if (cache_ && !top_->renaming) open_renamer_level();
+  }
+  void open_renamer_level();
+  // push_open() and pop_open() run for every container: inline, with
+  // the rare work out of line.
+  [[gnu::always_inline]] void push_open(bool is_array);
+  [[gnu::always_inline]] void pop_open();
+  void grow_open();
+  /// The shape for an object at `place`, where *place is null or skipped
+  /// for now: a new shape, or null.
+  Shape* new_shape(Shape** place);
+  /// pop_open() for an object that did not follow its shape: its keys
+  /// become the shape.
+  void reshape(Open& o);
+  /// The tracker's context for the innermost object's members.
+  PathTracker::Context context() const {
+    return live_ != nullptr ? live_->context()
+                            : PathTracker::Context{.dead = true, .masks = {}};
+  }
 
   // Shapes kept at most; beyond, new places are not cached until the
   // document ends.
   static constexpr std::size_t kMaxShapes = 4096;
-  bool cache_ = false;        // keys_ or tracker_, with a replayable tracker
+  bool cache_ = false;  // keys_ or tracker_, with a replayable tracker
+  // Without the cache, each object opens its renamer level as it opens.
+  bool eager_levels_ = false;
   std::deque<Shape> shapes_;  // stable addresses
   Shape* root_ = nullptr;
   std::vector<Open> open_;  // per open container, reused
-  Open* top_ = nullptr;     // the innermost, open_[depth_ - 1]
+  Open* opens_ = nullptr;   // open_.data() and open_.size()
+  std::size_t open_count_ = 0;
+  Open* top_ = nullptr;  // the innermost, open_[depth_ - 1]
   std::size_t depth_ = 0;
   std::uint64_t serial_ = 0;
   CachedKey* key_slot_ = nullptr;  // the last key's entry, or null
@@ -322,15 +408,32 @@ class FusedFeatures final : public Handler {
   Next& next_;
   std::optional<DateFieldReader> date_reader_;
   std::optional<PathTracker> tracker_;  // with date_reader_
+  // The tracker while a rule may select something, else null. A container
+  // that opens where no rule can select anything below (most of the
+  // nested objects of records) is quiet: the tracker takes it as one
+  // value and hears nothing of what is inside; `quiet_` counts the
+  // containers open from the outermost quiet one.
+  PathTracker* live_ = nullptr;
+  std::size_t quiet_ = 0;
+  // The tracker was not told of the member being read, the next key of
+  // a shape where that key's step is dead; live_ is null until its value
+  // ends.
+  bool muted_ = false;
   std::optional<detail::KeyRenamer> keys_;
   std::optional<DateFormatter> date_writer_;
-  bool drop_ = false;      // --nulls=drop or drop-all
-  bool drop_all_ = false;  // also null array elements
-  bool stopped_ = false;   // the consumer said stop (while dropping)
+  // ISO texts at date paths are written at a fixed offset as a pattern
+  // or ISO 8601: string_date() goes from the text to the formatted date.
+  bool fast_dates_ = false;
+  bool drop_ = false;       // --nulls=drop or drop-all
+  bool drop_all_ = false;   // also null array elements
+  bool stopped_ = false;    // the consumer said stop (while dropping)
+  bool fast_keys_ = false;  // cache_ and not stopped_: on_key()'s fast path
   // The key held back until its value shows whether the member stays:
-  // the next key of a clean shape, read as held_name_, or key_.
-  CachedKey* held_ = nullptr;
-  std::string_view held_name_;
+  // the next key of a clean shape, loose_, or key_.
+  const CachedKey* held_ = nullptr;
+  // A plain name kept as it is in an object without a shape, held: only
+  // `out`, the name read, is set.
+  CachedKey loose_;
   bool has_key_ = false;
   bool key_plain_ = false;
   Renamed key_;

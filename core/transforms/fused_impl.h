@@ -145,7 +145,7 @@ inline bool KeyRenamer::may_collide(const Level& l, const Renamed& r,
 
 inline void KeyRenamer::record(Level& l, const Renamed& r, unsigned bit) {
   if (l.indexed) l.index.emplace(r.renamed, r.name);
-  l.members.push_back({r.name, r.renamed});
+  push_member(l, {r.name, r.renamed});
   if (!l.any_renamed && r.target == nullptr) return;  // bits set later
   set(l.all, bit);
   if (r.target != nullptr) {
@@ -159,10 +159,18 @@ inline void KeyRenamer::record(Level& l, const Renamed& r, unsigned bit) {
   if (r.target == nullptr && !l.any_renamed) [[likely]] {
     // Nothing to collide with yet (and not indexed: only a renamed member
     // makes find_collision() run).
-    l.members.push_back({r.name, r.renamed});
+    push_member(l, {r.name, r.renamed});
     return;
   }
   add_member_checked(l, r);
+}
+
+[[gnu::always_inline]] inline bool KeyRenamer::try_add_kept(
+    std::string_view name) {
+  Level& l = levels_[depth_ - 1];
+  if (l.any_renamed) return false;
+  push_member(l, {name, name});  // as add_member(): not indexed
+  return true;
 }
 
 inline bool KeyRenamer::try_add_member(const Renamed& r) {
@@ -184,10 +192,15 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   if (o.date_fields) {
     date_reader_.emplace(std::move(*o.date_fields));
     tracker_.emplace(date_reader_->options().fields);
+    live_ = &*tracker_;
   }
   if (o.key_case) keys_.emplace(*o.key_case, o.key_case_name);
   if (o.dates) date_writer_.emplace(std::move(*o.dates));
+  fast_dates_ = date_reader_ && date_reader_->reads_iso() && date_writer_ &&
+                date_writer_->instants_fixed();
   cache_ = (keys_ || tracker_) && (!tracker_ || tracker_->replayable());
+  fast_keys_ = cache_;
+  eager_levels_ = keys_ && !cache_;
 }
 
 template <class Next>
@@ -195,14 +208,19 @@ FusedFeatures<Next>::~FusedFeatures() = default;
 
 template <class Next>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::selected() {
-  if (!tracker_) return false;
-  tracker_->on_value_begin();
-  return tracker_->selected() >= 0;
+  if (live_ == nullptr) return false;
+  live_->on_value_begin();
+  return live_->selected() >= 0;
 }
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::value_end() {
-  if (tracker_) tracker_->on_value_end();
+  if (live_ != nullptr) {
+    live_->on_value_end();
+  } else if (muted_) {
+    muted_ = false;  // the tracker heard nothing of the member
+    live_ = &*tracker_;
+  }
 }
 
 template <class Next>
@@ -227,33 +245,68 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_key(
     const Renamed& k, bool plain) {
-  if (keys_ && !key_checked_) keys_->add_member(k);
-  if (key_slot_ != nullptr) key_slot_->written = top_->serial;
+  if (keys_ && !key_checked_) {
+    renamer_level();
+    keys_->add_member(k);
+  }
   return send_name(k.renamed, plain, k.target != nullptr);
 }
 
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_cached(
-    CachedKey& c, std::string_view name) {
-  c.written = top_->serial;
-  if (c.target != nullptr) return send_name(c.renamed, true, true);
-  return send_name(name, true, false);
+    const CachedKey& c) {
+  return send_name(c.out, true, true);
+}
+
+template <class Next>
+void FusedFeatures<Next>::set_words(CachedKey& c, std::string_view name) {
+  // Built with memcpy, as same_name() loads them: any byte order.
+  std::array<char, 16> bytes{};
+  std::array<char, 8> mask{};
+  const std::size_t n = std::min<std::size_t>(name.size(), 16);
+  std::memcpy(bytes.data(), name.data(), n);
+  std::memset(mask.data(), 0xff, n == 0 ? 0 : (n - 1) % 8 + 1);
+  std::memcpy(c.words.data(), bytes.data(), 16);
+  std::memcpy(&c.last_mask, mask.data(), 8);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::same_name(
+    const Shape& s, const CachedKey& c, std::string_view name) {
+  // Plain names have 16 bytes readable: whole words, masked.
+  const std::size_t n = name.size();
+  if (n != c.size) return false;
+  std::uint64_t w0 = 0;
+  std::memcpy(&w0, name.data(), 8);
+  if (n <= 8) return (w0 & c.last_mask) == c.words[0];
+  std::uint64_t w1 = 0;
+  std::memcpy(&w1, name.data() + 8, 8);
+  if (n <= 16) return w0 == c.words[0] && (w1 & c.last_mask) == c.words[1];
+  return w0 == c.words[0] && w1 == c.words[1] &&
+         std::memcmp(name.data() + 16, s.names.data() + c.at + 16, n - 16) == 0;
 }
 
 template <class Next>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::release(Flow& flow) {
   if (held_ != nullptr) [[likely]] {
-    CachedKey& c = *held_;
+    const CachedKey& c = *held_;
     held_ = nullptr;
-    flow = send_cached(c, held_name_);
-    if (flow == Flow::stop) stopped_ = true;
+    flow = send_cached(c);
+    if (flow == Flow::stop) stop();
     return flow == Flow::visit;
   }
-  flow = stopped_ ? Flow::stop : Flow::visit;
-  if (!has_key_) return !stopped_;
+  if (!has_key_) [[likely]] {
+    flow = stopped_ ? Flow::stop : Flow::visit;
+    return !stopped_;
+  }
+  return release_other(flow);
+}
+
+template <class Next>
+bool FusedFeatures<Next>::release_other(Flow& flow) {
   has_key_ = false;
   flow = send_key(key_, key_plain_);
-  if (flow == Flow::stop) stopped_ = true;
+  if (flow == Flow::stop) stop();
   return flow == Flow::visit;
 }
 
@@ -264,7 +317,31 @@ void FusedFeatures<Next>::send_timestamp(const Timestamp& t) {
     next_.timestamp_value(t);
     return;
   }
-  const DateFormatter::Result r = date_writer_->format(t);
+  send_date(date_writer_->format(t));
+}
+
+template <class Next>
+bool FusedFeatures<Next>::string_date(std::string_view s) {
+  if (fast_dates_) {
+    // What text() and format() do with the usual text, without the
+    // Timestamp between them.
+    std::int64_t local = 0;
+    std::uint32_t nanos = 0;
+    std::int32_t offset = 0;
+    if (datetime::parse_iso_fast(s, local, nanos, offset)) {
+      if (release())
+        send_date(date_writer_->format_instant(local - offset, nanos));
+      return true;
+    }
+  }
+  Timestamp t;
+  if (!date_reader_->text(s, *tracker_, t)) return false;
+  send_timestamp(t);
+  return true;
+}
+
+template <class Next>
+void FusedFeatures<Next>::send_date(const DateFormatter::Result& r) {
   if (r.is_number) {
     next_.int_value(r.number);
     return;
@@ -286,11 +363,12 @@ inline void FusedFeatures<Next>::find_key(std::string_view name, bool plain,
   // points at them.
   if (o.following && plain) {
     std::vector<CachedKey>& keys = o.shape->keys;
-    if (o.pos < keys.size()) {
-      CachedKey& c = keys[o.pos];
-      if (detail::swar::same(name, name_of(o.shape->names, c))) {
-        ++o.pos;
-        if (tracker_) tracker_->on_key(name, c.step);
+    if (o.next != keys.data() + keys.size()) {
+      CachedKey& c = *o.next;
+      if (same_name(*o.shape, c, name)) {
+        ++o.next;
+        if (!o.shape->clean) o.stop = o.next;
+        if (live_ != nullptr) live_->on_key(name, c.step);
         out.name = name;
         out.renamed = c.target != nullptr ? c.renamed : name;
         out.target = c.target;
@@ -308,16 +386,21 @@ void FusedFeatures<Next>::find_new_key(Open& o, std::string_view name,
                                        bool plain, Renamed& out) {
   key_slot_ = nullptr;
   key_checked_ = false;
-  if (tracker_) tracker_->on_key(name);
-  if (keys_) keys_->rename(name, plain, out);
+  if (live_ != nullptr) live_->on_key(name);
+  if (keys_) {
+    renamer_level();
+    keys_->rename(name, plain, out);
+  }
   if (o.shape == nullptr) return;
   if (o.following) diverge(o);
   CachedKey c;
   c.at = static_cast<std::uint32_t>(o.names.size());
   c.size = static_cast<std::uint32_t>(name.size());
+  set_words(c, name);
   c.target = out.target;
   if (out.target != nullptr) c.renamed = out.renamed;
-  if (tracker_) c.step = tracker_->last_key_step();
+  // Quiet: the step is never replayed (the shape's context is dead).
+  if (live_ != nullptr) c.step = live_->last_key_step();
   o.names.append(name);
   o.keys.push_back(c);
   key_slot_ = &o.keys.back();
@@ -327,14 +410,16 @@ template <class Next>
 void FusedFeatures<Next>::diverge(Open& o) {
   o.following = false;
   const Shape& s = *o.shape;
-  o.keys.assign(s.keys.begin(),
-                s.keys.begin() + static_cast<std::ptrdiff_t>(o.pos));
+  const auto pos = o.next - s.keys.data();
+  o.stop = o.next;
+  o.keys.assign(s.keys.begin(), s.keys.begin() + pos);
   o.names.assign(s.names, 0,
-                 o.pos == 0 ? 0 : o.keys.back().at + o.keys.back().size);
+                 pos == 0 ? 0 : o.keys.back().at + o.keys.back().size);
   if (!keys_ || !s.clean) return;
-  // The members written so far were not recorded (they could not collide).
+  // The members written so far were not recorded (they could not collide);
+  // find_new_key() has opened the renamer's level.
   for (const CachedKey& c : o.keys) {
-    if (c.written != o.serial) continue;
+    if (c.dropped == o.serial) continue;
     const std::string_view name = name_of(s.names, c);
     keys_->add_member(
         Renamed{name, c.target != nullptr ? c.renamed : name, c.target});
@@ -342,58 +427,101 @@ void FusedFeatures<Next>::diverge(Open& o) {
 }
 
 template <class Next>
-void FusedFeatures<Next>::push_open(bool is_array) {
+void FusedFeatures<Next>::open_renamer_level() {
+  keys_->open_object();
+  top_->renaming = true;
+}
+
+template <class Next>
+void FusedFeatures<Next>::grow_open() {
+  open_.emplace_back();
+  opens_ = open_.data();
+  open_count_ = open_.size();
+}
+
+template <class Next>
+typename FusedFeatures<Next>::Shape* FusedFeatures<Next>::new_shape(
+    Shape** place) {
+  if (place == nullptr) return nullptr;
+  if (*place == nullptr) {
+    if (shapes_.size() >= kMaxShapes) return nullptr;
+    *place = &shapes_.emplace_back();
+  }
+  Shape* s = *place;
+  if (s->skip > 0) {
+    --s->skip;
+    return nullptr;
+  }
+  return s;
+}
+
+template <class Next>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::push_open(
+    bool is_array) {
   // The place of this container's objects: the root, the value of the key
   // just read, or the elements of the array it is in.
   Shape** place = &root_;
-  if (depth_ > 0) {
-    const Open& up = open_[depth_ - 1];
-    place = up.is_array ? up.place
-                        : (key_slot_ != nullptr ? &key_slot_->child : nullptr);
+  if (top_ != nullptr) {
+    place = top_->is_array
+                ? top_->place
+                : (key_slot_ != nullptr ? &key_slot_->child : nullptr);
   }
-  if (open_.size() <= depth_) open_.emplace_back();
-  Open& o = open_[depth_++];
+  if (depth_ == open_count_) [[unlikely]] {
+    grow_open();
+  }
+  Open& o = opens_[depth_++];
   top_ = &o;
   o.is_array = is_array;
+  o.renaming = false;
   key_slot_ = nullptr;
   if (is_array) {
     o.place = place;
     return;
   }
-  o.shape = nullptr;
-  if (place != nullptr) {
-    if (*place == nullptr && shapes_.size() < kMaxShapes) {
-      *place = &shapes_.emplace_back();
-    }
-    o.shape = *place;
-    if (o.shape != nullptr && o.shape->skip > 0) {
-      --o.shape->skip;
-      o.shape = nullptr;
-    }
+  Shape* s = place != nullptr ? *place : nullptr;
+  if (s == nullptr || s->skip > 0) [[unlikely]] {
+    s = new_shape(place);
   }
-  o.pos = 0;
-  o.following = o.shape != nullptr;
+  o.shape = s;
   o.serial = ++serial_;
-  if (tracker_) {
-    o.context = tracker_->context();
-    if (o.shape != nullptr && o.shape->context != o.context) {
-      o.following = false;  // the keys' steps differ here
-      o.keys.clear();
-      o.names.clear();
-    }
+  o.following = s != nullptr;
+  if (s == nullptr) {
+    o.next = o.stop = nullptr;
+    // Each key of the object will be recorded (or renamed).
+    if (keys_) open_renamer_level();
+    return;
+  }
+  o.next = s->keys.data();
+  o.stop = s->fast_stop;
+  if (tracker_ && !(live_ != nullptr ? live_->in_context(s->context)
+                                     : s->context.dead)) [[unlikely]] {
+    o.following = false;  // the keys' steps differ here
+    o.stop = o.next;
+    o.keys.clear();
+    o.names.clear();
   }
 }
 
 template <class Next>
-void FusedFeatures<Next>::pop_open() {
-  Open& o = open_[--depth_];
-  top_ = depth_ > 0 ? &open_[depth_ - 1] : nullptr;
+[[gnu::always_inline]] inline void FusedFeatures<Next>::pop_open() {
+  Open& o = *top_;
   key_slot_ = nullptr;
-  if (o.is_array || o.shape == nullptr) return;
-  if (o.following) {
-    o.shape->misses = 0;
-    return;
+  if (!o.is_array) {
+    if (o.shape != nullptr) {
+      if (o.following) {
+        o.shape->misses = 0;
+      } else {
+        reshape(o);
+      }
+    }
+    if (o.renaming) keys_->close_object();
   }
+  --depth_;
+  top_ = depth_ > 0 ? top_ - 1 : nullptr;
+}
+
+template <class Next>
+void FusedFeatures<Next>::reshape(Open& o) {
   if (o.shape->misses < 8) ++o.shape->misses;
   if (o.shape->misses >= 2) o.shape->skip = 1u << o.shape->misses;
   // This object's keys become the shape. It is clean if no two of its
@@ -402,7 +530,8 @@ void FusedFeatures<Next>::pop_open() {
   bool clean = true;
   if (keys_) {
     for (const CachedKey& c : o.keys) {
-      if (c.written == o.serial) continue;
+      if (c.dropped != o.serial) continue;  // written
+      renamer_level();
       const std::string_view name = name_of(o.names, c);
       if (!keys_->try_add_member(Renamed{
               name, c.target != nullptr ? c.renamed : name, c.target})) {
@@ -415,12 +544,32 @@ void FusedFeatures<Next>::pop_open() {
   s.keys.swap(o.keys);
   s.names.swap(o.names);
   s.clean = clean;
-  s.context = o.context;
+  s.fast_stop = clean ? s.keys.data() + s.keys.size() : s.keys.data();
+  // The names written: renamed ones are padded already; the others are
+  // copied, padded, for the writer's copy in whole words.
+  s.written.clear();
+  for (const CachedKey& c : s.keys) {
+    if (c.target == nullptr) {
+      s.written.append(name_of(s.names, c));
+      s.written.append(detail::KeyRenamer::kPadding, '\0');
+    }
+  }
+  std::size_t at = 0;
+  for (CachedKey& c : s.keys) {
+    if (c.target != nullptr) {
+      c.out = c.renamed;
+    } else {
+      c.out = std::string_view(s.written.data() + at, c.size);
+      at += c.size + detail::KeyRenamer::kPadding;
+    }
+  }
+  // The same as when the object opened: its members' levels are left.
+  if (tracker_) s.context = context();
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::send_cached_key(CachedKey& c, std::string_view name) {
-  const Flow f = send_cached(c, name);
+Flow FusedFeatures<Next>::send_cached_key(const CachedKey& c) {
+  const Flow f = send_cached(c);
   if (f != Flow::visit) value_end();
   return f;
 }
@@ -431,21 +580,26 @@ template <class Next>
   // The next key of a clean shape: renamed, matched and checked for
   // collisions when the shape was recorded. The rest is out of line, so
   // that this test costs little for the keys it does not take.
-  if (cache_ && plain && !stopped_) {
+  if (fast_keys_ && plain) {
     Open& o = *top_;
-    if (o.following && o.shape->clean) {
-      std::vector<CachedKey>& keys = o.shape->keys;
-      if (o.pos < keys.size()) [[likely]] {
-        CachedKey& c = keys[o.pos];
-        if (detail::swar::same(name, name_of(o.shape->names, c))) {
-          ++o.pos;
-          if (tracker_) tracker_->on_key(name, c.step);
-          key_slot_ = &c;
-          if (!drop_) return send_cached_key(c, name);
-          held_ = &c;
-          held_name_ = name;
-          return Flow::visit;
+    if (o.next != o.stop) [[likely]] {
+      CachedKey& c = *o.next;
+      if (same_name(*o.shape, c, name)) {
+        ++o.next;
+        if (live_ != nullptr) {
+          if (c.step.dead) {
+            // Nothing in the member can be selected: unless its value is
+            // a container, the tracker need not hear of it.
+            live_ = nullptr;
+            muted_ = true;
+          } else {
+            live_->on_key(name, c.step);
+          }
         }
+        key_slot_ = &c;
+        if (!drop_) return send_cached_key(c);
+        held_ = &c;
+        return Flow::visit;
       }
     } else if (o.shape == nullptr && keys_) {
       return unshaped_key(name);
@@ -462,24 +616,38 @@ template <class Next>
   // every key goes through, so that the keys of shapes pay nothing for it.
   if (!keys_->kept(name)) return general_key(name, true);
   key_slot_ = nullptr;
-  key_checked_ = false;
-  if (tracker_) tracker_->on_key(name);
-  const Renamed k{name, name, nullptr};
+  if (live_ != nullptr) live_->on_key(name);
   if (!drop_) {
-    const Flow f = send_key(k, true);
+    const Flow f = send_kept(name);
     if (f != Flow::visit) value_end();
     return f;
   }
-  key_ = k;
+  if (keys_->try_add_kept(name)) [[likely]] {
+    // Recorded now (it cannot collide) and taken back if its value is a
+    // null; held like the next key of a shape, as written.
+    loose_.out = name;
+    held_ = &loose_;
+    return Flow::visit;
+  }
+  key_checked_ = false;
+  key_ = Renamed{name, name, nullptr};
   key_plain_ = true;
   has_key_ = true;
   return Flow::visit;
 }
 
 template <class Next>
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_kept(
+    std::string_view name) {
+  keys_->add_member(Renamed{name, name, nullptr});  // (level opened)
+  return send_name(name, true, false);
+}
+
+template <class Next>
 Flow FusedFeatures<Next>::general_key(std::string_view name, bool plain) {
   if (drop_ && stopped_) {
-    if (tracker_) tracker_->on_key(name);
+    if (live_ != nullptr) live_->on_key(name);
+    key_slot_ = nullptr;  // (the object is not recorded)
     value_end();
     return Flow::stop;
   }
@@ -487,7 +655,7 @@ Flow FusedFeatures<Next>::general_key(std::string_view name, bool plain) {
   if (cache_) {
     find_key(name, plain, k);
   } else {
-    if (tracker_) tracker_->on_key(name);
+    if (live_ != nullptr) live_->on_key(name);
     if (keys_) keys_->rename(name, plain, k);
   }
   if (!drop_) {
@@ -522,21 +690,44 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::opened(Flow f,
                                                                bool is_array) {
+  if (muted_) [[unlikely]] {
+    // A container as the value of a muted member: the tracker hears the
+    // key now, and then the container is quiet (or skipped).
+    muted_ = false;
+    live_ = &*tracker_;
+    live_->on_dead_key();
+  }
   if (f == Flow::visit) {
     if (drop_all_) in_array_.push_back(is_array);
-    if (keys_ && !is_array) keys_->open_object();
+    // With the cache, objects open their renamer levels when needed.
+    if (eager_levels_ && !is_array) keys_->open_object();
   } else if (f == Flow::stop && drop_) {
-    stopped_ = true;
+    stop();
   }
-  if (tracker_) {
-    if (f == Flow::visit) {
-      tracker_->on_open(is_array);
+  if (live_ != nullptr) {
+    if (f != Flow::visit) {
+      live_->on_value_end();
+    } else if (live_->dead()) {
+      live_ = nullptr;  // a quiet container: one value to the tracker
+      quiet_ = 1;
     } else {
-      tracker_->on_value_end();
+      live_->on_open(is_array);
     }
+  } else if (quiet_ != 0 && f == Flow::visit) {
+    ++quiet_;
   }
   if (cache_ && f == Flow::visit) push_open(is_array);
   return f;
+}
+
+template <class Next>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::closed() {
+  if (live_ != nullptr) {
+    live_->on_close();
+  } else if (quiet_ != 0 && --quiet_ == 0) {
+    live_ = &*tracker_;
+    live_->on_value_end();  // the quiet container, as a value
+  }
 }
 
 template <class Next>
@@ -554,9 +745,9 @@ template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::end_object() {
   if (drop_all_) in_array_.pop_back();
   if (cache_) pop_open();
-  if (keys_) keys_->close_object();
+  if (eager_levels_) keys_->close_object();
   next_.end_object();
-  if (tracker_) tracker_->on_close();
+  closed();
 }
 
 template <class Next>
@@ -575,14 +766,17 @@ template <class Next>
   if (drop_all_) in_array_.pop_back();
   if (cache_) pop_open();
   next_.end_array();
-  if (tracker_) tracker_->on_close();
+  closed();
 }
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::null_value() {
   selected();  // a null at a date path stays null
   if (held_ != nullptr || has_key_) {
-    held_ = nullptr;  // the member disappears with its key
+    // The member disappears with its key.
+    if (key_slot_ != nullptr) key_slot_->dropped = top_->serial;
+    if (held_ == &loose_) keys_->drop_last_member();
+    held_ = nullptr;
     has_key_ = false;
   } else if (!(drop_all_ && !in_array_.empty() && in_array_.back()) &&
              !stopped_) {
@@ -653,9 +847,7 @@ template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::on_string(
     std::string_view s, bool plain) {
   if (selected()) [[unlikely]] {
-    Timestamp t;
-    if (date_reader_->text(s, *tracker_, t)) {
-      send_timestamp(t);
+    if (string_date(s)) {
       value_end();
       return;
     }
@@ -710,9 +902,13 @@ void FusedFeatures<Next>::end_document() {
   held_ = nullptr;
   has_key_ = false;
   stopped_ = false;
+  fast_keys_ = cache_;
   in_array_.clear();
   depth_ = 0;
   top_ = nullptr;
+  quiet_ = 0;
+  muted_ = false;
+  live_ = tracker_ ? &*tracker_ : nullptr;
   key_slot_ = nullptr;
   // The shapes point at names the renamer forgets with its memory; a
   // document with many shapes starts the next one afresh.

@@ -41,6 +41,17 @@ PathTracker::PathTracker(const std::vector<path::Query>& rules) {
   }
   n_ = rules_.size();
   masks_.assign(n_, 1);  // the root: nothing matched yet
+  uniform_elements_ = n_ <= kMaxReplayed;
+  for (const auto& segs : rules_) {
+    for (const path::Segment& seg : segs) {
+      for (const path::Selector& sel : seg.selectors) {
+        if (sel.kind != path::Selector::Kind::name &&
+            sel.kind != path::Selector::Kind::wildcard) {
+          uniform_elements_ = false;
+        }
+      }
+    }
+  }
 }
 
 void PathTracker::grow() {
@@ -58,8 +69,25 @@ void PathTracker::enter_member(std::string_view name) {
   e.key.assign(name);
 }
 
-void PathTracker::enter_element(std::uint64_t i) {
-  enter(path::Step::element(i));
+void PathTracker::enter_element(std::uint64_t i, Frame& f) {
+  if (f.stepped) {
+    // What enter() did for the first element.
+    ++depth_;
+    if (f.step.dead) {
+      dead_from_ = depth_;
+    } else {
+      std::uint64_t* to = &masks_[depth_ * n_];
+      for (std::size_t r = 0; r < n_; ++r) to[r] = f.step.masks[r];
+    }
+  } else {
+    enter(path::Step::element(i));
+    if (uniform_elements_) {
+      f.stepped = true;
+      f.step.dead = dead_from_ != 0;
+      const std::uint64_t* m = &masks_[depth_ * n_];
+      for (std::size_t r = 0; r < n_; ++r) f.step.masks[r] = m[r];
+    }
+  }
   location_[depth_ - 1].is_index = true;
   location_[depth_ - 1].index = i;
 }

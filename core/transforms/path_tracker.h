@@ -43,18 +43,19 @@ class PathTracker {
   /// array this enters the next element's location.
   void on_value_begin() {
     if (frames_.empty() || !frames_.back().is_array) return;
-    const std::uint64_t i = frames_.back().next++;
+    Frame& f = frames_.back();
+    const std::uint64_t i = f.next++;
     if (dead_from_ != 0) {
       ++depth_;
       return;
     }
-    enter_element(i);
+    enter_element(i, f);
   }
   /// A scalar ended, or a container was skipped by the consumer.
   [[gnu::always_inline]] void on_value_end() { leave(); }
   /// A container opened (after on_value_begin) / closed.
   void on_open(bool is_array) {
-    frames_.push_back({is_array, 0});
+    frames_.emplace_back().is_array = is_array;
     // Room for the level of its items: entering one never grows a vector.
     if (location_.size() < frames_.size()) grow();
   }
@@ -82,6 +83,8 @@ class PathTracker {
     std::array<std::uint64_t, kMaxReplayed> masks{};
   };
   bool replayable() const { return rules_.size() <= kMaxReplayed; }
+  /// Whether no rule can select the current value or anything below it.
+  bool dead() const { return dead_from_ != 0; }
   Context context() const {
     Context c;
     if (dead_from_ != 0) {
@@ -91,6 +94,16 @@ class PathTracker {
     const std::uint64_t* m = &masks_[depth_ * n_];
     for (std::size_t r = 0; r < n_; ++r) c.masks[r] = m[r];
     return c;
+  }
+  /// context() == c, without building it.
+  bool in_context(const Context& c) const {
+    if (dead_from_ != 0) return c.dead;
+    if (c.dead) return false;
+    const std::uint64_t* m = &masks_[depth_ * n_];
+    for (std::size_t r = 0; r < n_; ++r) {
+      if (c.masks[r] != m[r]) return false;
+    }
+    return true;
   }
   KeyStep last_key_step() const {
     KeyStep k;
@@ -120,6 +133,12 @@ class PathTracker {
     e.view = name;
   }
 
+  /// on_key() for a member whose step is dead.
+  void on_dead_key() {
+    ++depth_;
+    if (dead_from_ == 0) dead_from_ = depth_;
+  }
+
   /// Index of the first rule that selects the current value, or -1.
   int selected() const {
     if (dead_from_ != 0) return -1;
@@ -137,8 +156,15 @@ class PathTracker {
 
  private:
   struct Frame {
-    bool is_array;
-    std::uint64_t next;
+    bool is_array = false;
+    // With uniform_elements_: `step` holds what entering the first
+    // element did, which entering any other does too.
+    bool stepped = false;
+    std::uint64_t next = 0;
+    struct {
+      bool dead = false;
+      std::array<std::uint64_t, kMaxReplayed> masks{};
+    } step;
   };
   struct Entry {
     bool is_index = false;
@@ -149,7 +175,7 @@ class PathTracker {
   };
   // Enter a level where some rule may still match (dead_from_ == 0).
   void enter_member(std::string_view name);
-  void enter_element(std::uint64_t i);
+  void enter_element(std::uint64_t i, Frame& f);
   void enter(const path::Step& s);
   void grow();
   [[gnu::always_inline]] void leave() {
@@ -165,7 +191,11 @@ class PathTracker {
   // state set of each level as a bit mask (bit j: segments [0, j) matched)
   // so that entering a level allocates nothing.
   std::vector<std::vector<path::Segment>> rules_;
-  std::size_t n_ = 0;                  // rules_.size()
+  std::size_t n_ = 0;  // rules_.size()
+  // No rule tells one element of an array from another (names and
+  // wildcards only), and at most kMaxReplayed rules: the elements of an
+  // array are entered alike.
+  bool uniform_elements_ = false;
   std::vector<std::uint64_t> accept_;  // per rule: the bit of all matched
   // rules_.size() per level, the root's first; as many levels as
   // location_ has entries, + 1.

@@ -1,0 +1,106 @@
+#include "core/transforms/path_tracker.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <deque>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace tf = jbx::transforms;
+namespace path = jbx::path;
+
+namespace {
+
+/// Walks random trees through a PathTracker and checks, at every value,
+/// the rule it says selects the value against path::Matcher.
+class Walk {
+ public:
+  explicit Walk(const std::vector<std::string>& rules) {
+    for (const std::string& r : rules) {
+      queries_.push_back(tf::parse_rule_path("test", r));
+      matchers_.emplace_back(queries_.back());
+    }
+    tracker_.emplace(queries_);
+  }
+
+  void document(unsigned seed) {
+    rng_.seed(seed);
+    value(0);
+  }
+
+ private:
+  int expected() const {
+    for (std::size_t r = 0; r < matchers_.size(); ++r) {
+      if (matchers_[r].selects(location_)) return static_cast<int>(r);
+    }
+    return -1;
+  }
+
+  // The current value, entered by its caller.
+  void value(int depth) {
+    tf::PathTracker& t = *tracker_;
+    const int want = expected();
+    BOOST_TEST(t.selected() == want, path::normalized_path(location_));
+    if (want >= 0) {
+      BOOST_TEST(t.normalized_path() == path::normalized_path(location_));
+    }
+    const unsigned kind = depth < 4 ? rng_() % 3 : 0;
+    if (kind == 0) {
+      t.on_value_end();
+      return;
+    }
+    const bool array = kind == 1;
+    t.on_open(array);
+    const std::size_t n = rng_() % 4;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (array) {
+        location_.push_back(path::Step::element(i));
+        t.on_value_begin();
+      } else {
+        static const char* const kNames[] = {"a", "b", "c", "x", "y"};
+        names_.emplace_back(kNames[rng_() % 5]);
+        location_.push_back(path::Step::member(names_.back()));
+        t.on_key(names_.back());
+        t.on_value_begin();
+      }
+      value(depth + 1);
+      location_.pop_back();
+    }
+    t.on_close();
+  }
+
+  std::vector<path::Query> queries_;
+  std::vector<path::Matcher> matchers_;
+  std::optional<tf::PathTracker> tracker_;
+  std::vector<path::Step> location_;
+  std::deque<std::string> names_;  // the names location_ points at
+  std::mt19937 rng_;
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(path_tracker)
+
+BOOST_AUTO_TEST_CASE(selects_what_the_matcher_selects) {
+  // Rules that tell elements apart (indices) and rules that do not, whose
+  // elements are entered alike after the first.
+  const std::vector<std::vector<std::string>> sets = {
+      {"$[*].a"},
+      {"$[1].b"},
+      {"$..c"},
+      {"$[*][0]", "$.x[*].y"},
+      {"$[*].*", "$[2]"},
+      {"$..[1]", "$..a[*]"},
+      {"$[*].x[*]", "$..y", "$[0]"},
+  };
+  for (const auto& rules : sets) {
+    for (unsigned seed = 0; seed < 300; ++seed) {
+      Walk w(rules);
+      w.document(seed);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
