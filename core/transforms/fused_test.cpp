@@ -413,6 +413,16 @@ BOOST_AUTO_TEST_CASE(renamer_keeps_the_names_keeps_name_keeps) {
   }
 }
 
+namespace {
+// --key-case=snake, with --nulls=keep and with --nulls=drop.
+std::vector<Features> snake_case_keeping_and_dropping_nulls() {
+  std::vector<Features> all(2);
+  all[0].key_case = all[1].key_case = tf::KeyCase::snake;
+  all[1].nulls = tf::NullPolicy::drop;
+  return all;
+}
+}  // namespace
+
 BOOST_AUTO_TEST_CASE(a_late_renamed_key_collides_with_an_early_kept_one) {
   // Kept names are listed without their filter bits until a renamed one
   // comes; these objects have no shape to follow (each differs).
@@ -424,11 +434,7 @@ BOOST_AUTO_TEST_CASE(a_late_renamed_key_collides_with_an_early_kept_one) {
                    : fmt::format(R"(,"x{}Y":4}})", i);
   }
   doc += "]";
-  for (const tf::NullPolicy nulls :
-       {tf::NullPolicy::keep, tf::NullPolicy::drop}) {
-    Features f;
-    f.key_case = tf::KeyCase::snake;
-    f.nulls = nulls;
+  for (const Features& f : snake_case_keeping_and_dropping_nulls()) {
     check_same(doc, f);
     BOOST_TEST(outcome(doc, fused(f, false)).starts_with("error: "));
   }
@@ -449,11 +455,7 @@ BOOST_AUTO_TEST_CASE(objects_without_a_shape_drop_and_collide) {
                            i == last ? m : R"("z":3)");
       }
       doc += "]";
-      for (const tf::NullPolicy nulls :
-           {tf::NullPolicy::keep, tf::NullPolicy::drop}) {
-        Features f;
-        f.key_case = tf::KeyCase::snake;
-        f.nulls = nulls;
+      for (const Features& f : snake_case_keeping_and_dropping_nulls()) {
         check_same(doc, f);
       }
     }
