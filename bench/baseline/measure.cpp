@@ -6,8 +6,9 @@
 //
 //   measure REPORT_FILE CMD [ARG...]
 //
-// Writes "WALL_SECONDS MAXRSS_KIB CPU_SECONDS" to REPORT_FILE and exits with
-// the command's status (128 + signal if it was killed).
+// Writes "WALL_SECONDS MAXRSS_KIB CPU_SECONDS SYSTEM_SECONDS" to REPORT_FILE
+// (CPU is user + system time) and exits with the command's status (128 +
+// signal if it was killed).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,8 +57,9 @@ int main(int argc, char** argv) {
     std::perror("measure: report file");
     return 2;
   }
-  std::fprintf(report, "%.9f %ld %.6f\n", wall.count(), ru.ru_maxrss,
-               seconds(ru.ru_utime) + seconds(ru.ru_stime));
+  std::fprintf(report, "%.9f %ld %.6f %.6f\n", wall.count(), ru.ru_maxrss,
+               seconds(ru.ru_utime) + seconds(ru.ru_stime),
+               seconds(ru.ru_stime));
   std::fclose(report);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);
