@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -33,6 +34,11 @@ std::size_t page_round(std::size_t n) {
 // Beyond this a file is mapped and faulted in as it is read, so that an
 // input larger than memory still works.
 constexpr std::size_t kPopulateLimit = std::size_t{256} << 20;
+
+// window(): pages of a mapped file are given back in steps of this size
+// (one madvise per step), and a pipe is read in chunks of at least this.
+constexpr std::size_t kReleaseStep = std::size_t{4} << 20;
+constexpr std::size_t kWindowChunk = std::size_t{1} << 20;
 
 }  // namespace
 
@@ -127,8 +133,10 @@ std::string_view Source::whole() {
         mmap(nullptr, map_len_, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (area == MAP_FAILED) io_error(name_, "cannot map");
     // Small and medium files are read in at once (one fault instead of
-    // one per few pages); a huge one is left to fault in as it is read.
-    const int populate = size <= kPopulateLimit ? MAP_POPULATE : 0;
+    // one per few pages); a huge one is left to fault in as it is read,
+    // and so is one read through window(), which reads it in by steps.
+    const int populate =
+        size <= kPopulateLimit && !windowed_ ? MAP_POPULATE : 0;
     void* file =
         mmap(area, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | populate, fd_, 0);
     if (file == MAP_FAILED) {
@@ -160,6 +168,72 @@ std::string_view Source::whole() {
   }
   have_whole_ = true;
   return whole_;
+}
+
+std::string_view Source::window(std::uint64_t offset) {
+  if (!windowed_) {
+    windowed_ = true;
+    // A regular file is mapped whole: its pages are read in as the reader
+    // gets to them and given back behind it.
+    if (!have_memory_ && pending_pos_ == 0 && size_hint_ > 0) whole();
+    if (have_memory_) {
+      whole();
+      stream_eof_ = true;
+    }
+  }
+  if (map_ != nullptr) {
+    const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t keep = static_cast<std::size_t>(offset) / page * page;
+    if (keep + kReleaseStep > populated_ && populated_ < whole_.size()) {
+      // The next steps' pages in one call, not a fault per few pages
+      // (Linux 5.14 on; before that they fault in as they are read).
+      const std::size_t n =
+          std::min(2 * kReleaseStep, page_round(whole_.size()) - populated_);
+      madvise(static_cast<char*>(map_) + populated_, n, MADV_POPULATE_READ);
+      populated_ += n;
+    }
+    if (keep >= released_ + kReleaseStep) {
+      // Clean file pages: dropped from this process, still in the page
+      // cache, read back in should anything touch them again.
+      madvise(static_cast<char*>(map_) + released_, keep - released_,
+              MADV_DONTNEED);
+      released_ = keep;
+    }
+    return whole_.substr(static_cast<std::size_t>(offset));
+  }
+  if (have_memory_) return whole_.substr(static_cast<std::size_t>(offset));
+  // A pipe: memory_ holds the bytes from memory_base_ on, then kPadding
+  // zeros. Bytes before `offset` are dropped once they are most of it.
+  auto loaded = memory_.size() - (memory_.empty() ? 0 : kPadding);
+  const auto skip = static_cast<std::size_t>(offset - memory_base_);
+  if (skip > kWindowChunk && skip > loaded / 2) {
+    memory_.erase(0, skip);
+    memory_base_ = offset;
+    loaded -= skip;
+  }
+  if (memory_.empty()) return {};
+  const std::size_t from = static_cast<std::size_t>(offset - memory_base_);
+  return std::string_view(memory_.data() + from, loaded - from);
+}
+
+bool Source::load_more() {
+  if (!windowed_) window(0);
+  if (map_ != nullptr || have_memory_ || stream_eof_) return false;
+  std::size_t loaded = memory_.size() - (memory_.empty() ? 0 : kPadding);
+  const std::size_t before = loaded;
+  const std::size_t target = loaded + std::max(loaded, kWindowChunk);
+  memory_.resize(target + kPadding);
+  while (loaded < target) {
+    const std::size_t got = read(memory_.data() + loaded, target - loaded);
+    if (got == 0) {
+      stream_eof_ = true;
+      break;
+    }
+    loaded += got;
+  }
+  memory_.resize(loaded);
+  memory_.append(kPadding, '\0');
+  return loaded > before;
 }
 
 }  // namespace jbx

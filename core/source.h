@@ -46,6 +46,23 @@ class Source {
   /// seen by peek() are delivered first. Do not mix with whole().
   std::size_t read(char* buf, std::size_t n);
 
+  /// Sequential access for readers of document sequences, in memory that
+  /// does not grow with the input: the input from byte `offset` on, as far
+  /// as it is loaded, followed by kPadding readable zero bytes. A regular
+  /// file is mapped and loaded whole; a pipe is loaded by load_more().
+  /// Bytes before `offset` are given up: a mapped file's pages go back to
+  /// the page cache, a pipe's buffer drops them. `offset` must not
+  /// decrease from one call to the next, and nothing may still point into
+  /// the given-up bytes. The view is valid until the next call of window()
+  /// or load_more(). Do not mix with whole() or read(). Throws Error(io).
+  std::string_view window(std::uint64_t offset);
+  /// Reads more of a pipe after the window, at least doubling what it
+  /// holds; false at the end of the input (at once for a file or memory,
+  /// which window() loads whole).
+  bool load_more();
+  /// True when window() reaches the end of the input.
+  bool all_loaded() const { return map_ != nullptr || stream_eof_; }
+
  private:
   Source() = default;
   void fill_peek(std::size_t n);
@@ -63,6 +80,13 @@ class Source {
   std::size_t map_len_ = 0;
   std::string_view whole_;
   bool have_whole_ = false;
+  // window(): what a mapped file has given back; for a pipe, the offset of
+  // memory_'s first byte and whether the pipe is read to its end.
+  std::size_t released_ = 0;
+  std::size_t populated_ = 0;
+  std::uint64_t memory_base_ = 0;
+  bool windowed_ = false;
+  bool stream_eof_ = false;
 };
 
 }  // namespace jbx

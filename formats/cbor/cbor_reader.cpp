@@ -916,21 +916,42 @@ class Decoder {
 CborReader::CborReader(Source& in, const ReadOptions& o) : in_(in), opts_(o) {}
 
 bool CborReader::read_document(Handler& out) {
-  if (!loaded_) {
-    data_ = in_.whole();
-    loaded_ = true;
+  std::string_view w = in_.window(pos_);
+  // From a pipe, the window is filled until it holds the whole item (a
+  // pass without events finds its end), so that memory follows the
+  // largest item, not the input. At the end of the input, the decode
+  // below reports what is cut short.
+  while (!in_.all_loaded() && (w.empty() || !complete_item(w))) {
+    in_.load_more();
+    w = in_.window(pos_);
   }
-  if (pos_ >= data_.size()) return false;
-  Decoder d(reinterpret_cast<const std::uint8_t*>(data_.data()), data_.size(),
-            static_cast<std::size_t>(pos_), opts_, false);
-  // The common case, conversion to JSON without transforms: devirtualised.
-  if (auto* json = dynamic_cast<JsonWriter*>(&out)) {
-    d.item(json, 0);
-  } else {
-    d.item(&out, 0);
+  if (w.empty()) return false;
+  Decoder d(reinterpret_cast<const std::uint8_t*>(w.data()), w.size(), 0, opts_,
+            false);
+  try {
+    // The common case, conversion to JSON without transforms: devirtualised.
+    if (auto* json = dynamic_cast<JsonWriter*>(&out)) {
+      d.item(json, 0);
+    } else {
+      d.item(&out, 0);
+    }
+  } catch (Error& e) {
+    if (e.offset) *e.offset += pos_;  // the decoder counts from the window
+    throw;
   }
-  pos_ = d.pos();
+  pos_ += d.pos();
   out.end_document();
+  return true;
+}
+
+bool CborReader::complete_item(std::string_view w) const {
+  Decoder d(reinterpret_cast<const std::uint8_t*>(w.data()), w.size(), 0, opts_,
+            false);
+  try {
+    d.item<Handler>(nullptr, 0);
+  } catch (const Error& e) {
+    return e.code != Errc::unexpected_end;
+  }
   return true;
 }
 

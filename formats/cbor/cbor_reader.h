@@ -12,8 +12,9 @@
 
 namespace jbx {
 
-/// Reads the CBOR data items of one input, one document per item. The
-/// input is read whole (mapped for files) and never copied.
+/// Reads the CBOR data items of one input, one document per item, through
+/// Source::window(): a file is mapped and given back behind each item, a
+/// pipe is held one item at a time (with what was read past it).
 class CborReader final : public Reader {
  public:
   /// Keeps references to `in` and `o`; both must outlive the reader.
@@ -36,10 +37,12 @@ class CborReader final : public Reader {
   std::uint64_t offset() const { return pos_; }
 
  private:
+  // True when `w` starts with a whole item, or with one that is wrong
+  // before it is cut short.
+  bool complete_item(std::string_view w) const;
+
   Source& in_;
   ReadOptions opts_;  // a copy: callers may pass a temporary
-  std::string_view data_;
-  bool loaded_ = false;
   std::uint64_t pos_ = 0;
 };
 

@@ -169,6 +169,26 @@ class JsonbReader::Impl {
     if (gb_ != reinterpret_cast<iconv_t>(-1)) iconv_close(gb_);
   }
 
+  // Reads from `data` (a window on the input) from its start on.
+  void reset(std::string_view data) {
+    p_ = reinterpret_cast<const u8*>(data.data());
+    n_ = data.size();
+    pos_ = 0;
+  }
+
+  // True when `data` starts with a whole document, or with one that is
+  // wrong before it is cut short.
+  bool complete(std::string_view data) {
+    reset(data);
+    NullHandler none;
+    try {
+      read_document(none);
+    } catch (const Error& e) {
+      return e.code != Errc::unexpected_end;
+    }
+    return true;
+  }
+
   bool read_document(Handler& out) {
     if (pos_ >= n_) return false;
     doc_start_ = pos_;
@@ -1302,7 +1322,8 @@ class JsonbReader::Impl {
 };
 
 JsonbReader::JsonbReader(Source& in, const ReadOptions& o, JsonbReadOptions jo)
-    : impl_(std::make_unique<Impl>(in.whole(), o, std::move(jo))) {}
+    : impl_(std::make_unique<Impl>(std::string_view(), o, std::move(jo))),
+      in_(&in) {}
 
 JsonbReader::JsonbReader(std::string_view data, const ReadOptions& o,
                          JsonbReadOptions jo)
@@ -1311,9 +1332,30 @@ JsonbReader::JsonbReader(std::string_view data, const ReadOptions& o,
 JsonbReader::~JsonbReader() = default;
 
 bool JsonbReader::read_document(Handler& out) {
-  return impl_->read_document(out);
+  if (in_ == nullptr) return impl_->read_document(out);
+  std::string_view w = in_->window(base_);
+  // From a pipe, the window is filled until it holds the whole document
+  // (a pass without events finds its end); at the end of the input, the
+  // read below reports what is cut short.
+  while (!in_->all_loaded() && (w.empty() || !impl_->complete(w))) {
+    in_->load_more();
+    w = in_->window(base_);
+  }
+  impl_->reset(w);
+  bool read = false;
+  try {
+    read = impl_->read_document(out);
+  } catch (Error& e) {
+    if (e.offset) *e.offset += base_;  // the reader counts from the window
+    throw;
+  }
+  base_ += impl_->offset();
+  impl_->reset(w.substr(impl_->offset()));
+  return read;
 }
 
-std::size_t JsonbReader::offset() const { return impl_->offset(); }
+std::size_t JsonbReader::offset() const {
+  return static_cast<std::size_t>(base_) + impl_->offset();
+}
 
 }  // namespace jbx

@@ -57,7 +57,9 @@ struct JsonbReadOptions {
 /// Errc::type_mismatch error with ReadOptions::keys_error).
 class JsonbReader final : public Reader {
  public:
-  /// Reads `in` whole (mapped). Throws Error(io) from the Source.
+  /// Reads `in` through Source::window(): a file is mapped and given back
+  /// behind each document, a pipe is held one document at a time. Throws
+  /// Error(io) from the Source.
   JsonbReader(Source& in, const ReadOptions& o, JsonbReadOptions jo = {});
   /// Reads bytes in memory that outlive the reader (tests, sniffing).
   JsonbReader(std::string_view data, const ReadOptions& o,
@@ -79,6 +81,8 @@ class JsonbReader final : public Reader {
  private:
   class Impl;
   std::unique_ptr<Impl> impl_;
+  Source* in_ = nullptr;    // null for bytes in memory
+  std::uint64_t base_ = 0;  // offset of the window's first byte
 };
 
 /// The JSONB content sniffer of the registry (see jsonb_format.cpp).

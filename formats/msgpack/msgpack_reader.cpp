@@ -56,7 +56,9 @@ std::uint64_t load64(const std::uint8_t* p) {
 MsgpackReader::MsgpackReader(Source& in, const ReadOptions& options)
     : max_depth_(options.max_depth), keys_error_(options.keys_error) {
   if (in.size_hint() >= 0) {
-    const std::string_view all = in.whole();
+    // A file, mapped whole: its pages are given back behind each document.
+    mapped_ = &in;
+    const std::string_view all = in.window(0);
     data_ = cur_ = reinterpret_cast<const std::uint8_t*>(all.data());
     end_ = data_ + all.size();
   } else {
@@ -139,6 +141,7 @@ void MsgpackReader::deliver_string(H& out, std::uint64_t len,
 
 bool MsgpackReader::read_document(Handler& out) {
   doc_start_ = offset();
+  if (mapped_ != nullptr) mapped_->window(doc_start_);
   if (!ensure(1)) return false;
   depth_ = 0;
   try {

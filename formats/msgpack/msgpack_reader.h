@@ -112,6 +112,7 @@ class MsgpackReader final : public Reader {
   std::string pointer() const;
 
   Source* stream_ = nullptr;  // null when the whole input is in memory
+  Source* mapped_ = nullptr;  // a file read through Source::window()
   std::string buf_;           // streaming buffer
   const std::uint8_t* data_ = nullptr;
   const std::uint8_t* cur_ = nullptr;

@@ -1,0 +1,158 @@
+"""End-to-end tests of binary document sequences (CBOR, MessagePack,
+JSONB) read as streams: from a file and from a pipe the output and the
+errors are the same, documents larger than the pipe's first reads are
+whole, the byte offsets of errors count from the start of the input, and
+peak memory does not grow with the length of the sequence."""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import JBX, case, run_all  # noqa: E402
+
+FORMATS = ["cbor", "msgpack", "jsonb"]
+
+
+def record(i, width):
+    """One JSON Lines record of about `width` bytes."""
+    tags = ",".join('"t%d-%d"' % (i, k) for k in range(width // 12))
+    return ('{"id":%d,"name":"r\\u00e9cord %d","big":%d,"price":%d.25,'
+            '"tags":[%s],"none":null}' % (i, i, 2**63 + i, i, tags))
+
+
+# Starts jbx from a small process and writes its peak RSS (KiB) to the
+# file argv[1]. A process forked from this test would carry the test's own
+# RSS into jbx's peak: Linux keeps the high-water mark across exec.
+PEAK = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+def run(args, stdin_path=None, pipe=False, out_path=os.devnull):
+    """Runs jbx; returns (exit code, stderr, peak RSS in KiB). With pipe,
+    stdin_path is fed through `cat`, so jbx reads a pipe, not a file."""
+    feeder = None
+    if stdin_path is None:
+        stdin = subprocess.DEVNULL
+    elif pipe:
+        feeder = subprocess.Popen(["cat", stdin_path], stdout=subprocess.PIPE)
+        stdin = feeder.stdout
+    else:
+        stdin = open(stdin_path, "rb")
+    with open(out_path, "wb") as out, tempfile.NamedTemporaryFile() as peak:
+        p = subprocess.Popen([sys.executable, "-c", PEAK, peak.name, JBX] +
+                             args, stdin=stdin, stdout=out,
+                             stderr=subprocess.PIPE)
+        if feeder is not None:
+            feeder.stdout.close()
+        err = p.stderr.read()
+        p.wait()
+        rss = int(peak.read() or 0)
+    if feeder is not None:
+        feeder.wait()
+    elif stdin_path is not None:
+        stdin.close()
+    return p.returncode, err, rss
+
+
+def sequence(d, fmt, lines, name):
+    """Writes `lines` as JSON Lines and as a sequence of `fmt` documents."""
+    jsonl = os.path.join(d, name + ".jsonl")
+    with open(jsonl, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    path = os.path.join(d, "%s.%s" % (name, fmt))
+    code, err, _ = run(["convert", "-t", fmt, jsonl, "-o", path])
+    assert code == 0, err
+    return jsonl, path
+
+
+def same_from_file_and_pipe(fmt, lines, cut=None):
+    """Converts a sequence back to JSON Lines from a file and from a pipe:
+    both must give the original records, or (cut: the input ends `cut`
+    bytes early) the same records and the same error."""
+    def check(d, out, err):
+        jsonl, path = sequence(d, fmt, lines, "seq")
+        if cut is not None:
+            with open(path, "rb") as f:
+                data = f.read()
+            with open(path, "wb") as f:
+                f.write(data[:-cut])
+        want = os.path.join(d, "want.json")
+        assert run(["fmt", "-c", jsonl], out_path=want)[0] == 0
+        results = []
+        for pipe in (False, True):
+            got = os.path.join(d, "got-%d.json" % pipe)
+            code, err, _ = run(["convert", "-f", fmt, "-t", "json", "-c"],
+                               path, pipe=pipe, out_path=got)
+            with open(got, "rb") as f:
+                results.append((code, err, f.read()))
+        assert results[0] == results[1], "file and pipe differ: %r / %r" % (
+            results[0][:2], results[1][:2])
+        code, err, text = results[0]
+        with open(want, "rb") as f:
+            expected = f.read()
+        if cut is None:
+            assert code == 0 and err == b"", err
+            assert text == expected, "records differ"
+        else:
+            assert code == 2, code
+            size = os.path.getsize(path)
+            assert err.startswith(b"jbx: error: <stdin>@"), err
+            at = int(err.split(b"@")[1].split(b":")[0])
+            # The last document is cut short: its error lies inside it,
+            # past every whole document before it.
+            assert expected.startswith(text) and text.count(b"\n") == \
+                len(lines) - 1, "records before the cut"
+            assert size // 2 < at <= size, "offset %d, input %d" % (at, size)
+    return check
+
+
+# Documents of about 700 KB: larger than the first read of a pipe, so a
+# document is completed across several reads.
+BIG = [record(i, 700_000) for i in range(5)]
+SMALL = [record(i, 100) for i in range(3000)]
+for fmt in FORMATS:
+    case("%s_big_documents_file_and_pipe" % fmt, ["--version"], stdout=None,
+         check=same_from_file_and_pipe(fmt, BIG))
+    case("%s_small_documents_file_and_pipe" % fmt, ["--version"],
+         stdout=None, check=same_from_file_and_pipe(fmt, SMALL))
+    case("%s_cut_last_document_file_and_pipe" % fmt, ["--version"],
+         stdout=None, check=same_from_file_and_pipe(fmt, BIG, cut=5))
+
+
+def memory_flat(fmt):
+    """Peak RSS converting 64 MiB of documents back to JSON Lines, from a
+    file and from a pipe, exceeds that for 2 MiB by less than 24 MiB
+    (reading the input whole would add 64)."""
+    def check(d, out, err):
+        line = record(0, 1000)
+        peaks = {}
+        for name, n in (("short", (2 << 20) // len(line)),
+                        ("long", (64 << 20) // len(line))):
+            _, path = sequence(d, fmt, [line] * n, name)
+            for pipe in (False, True):
+                code, err, rss = run(["convert", "-t", "json", "-c"], path,
+                                     pipe=pipe)
+                assert code == 0, err
+                peaks[name, pipe] = rss
+        for pipe in (False, True):
+            grew = (peaks["long", pipe] - peaks["short", pipe]) / 1024
+            assert grew < 24, "%s: peak RSS grew by %.1f MiB" % (
+                "pipe" if pipe else "file", grew)
+    return check
+
+
+for fmt in FORMATS:
+    case("%s_sequence_in_bounded_memory" % fmt, ["--version"], stdout=None,
+         check=memory_flat(fmt))
+
+run_all()
