@@ -304,6 +304,42 @@ BOOST_AUTO_TEST_CASE(both_engines_give_the_same_bytes) {
   }
 }
 
+// The walk reads a number's digits eight at a time, then one at a time:
+// every count of integer and fraction digits, and every byte that can
+// follow a number.
+BOOST_AUTO_TEST_CASE(numbers_of_every_length) {
+  std::mt19937 rng(2026);
+  auto digits = [&](std::size_t n) {
+    std::string d(1, static_cast<char>('1' + rng() % 9));
+    while (d.size() < n) d += static_cast<char>('0' + rng() % 10);
+    return d;
+  };
+  std::vector<std::string> numbers;
+  for (std::size_t n = 1; n <= 26; ++n) {
+    numbers.push_back(digits(n));
+    numbers.push_back("-" + digits(n));
+    numbers.push_back(std::string(n, '9'));
+    numbers.push_back("0." + digits(n));
+    numbers.push_back(digits(n) + "." + digits(27 - n));
+    numbers.push_back("-" + digits(n) + "." + digits(n) + "e-" +
+                      digits(1 + n % 3));
+    numbers.push_back(digits(n) + "E+" + digits(1 + n % 2));
+  }
+  const std::vector<Target> all = targets();
+  for (const std::string& x : numbers) {
+    const std::string docs[] = {"[" + x + "]",       "[" + x + "," + x + "]",
+                                "[" + x + " ]",      "[" + x + "\n]",
+                                "{\"k\":" + x + "}", "{\"k\":" + x + " }"};
+    for (const std::string& doc : docs) {
+      for (const Target& t : all) {
+        const std::string a = convert(doc, t.format, t.options, true);
+        const std::string b = convert(doc, t.format, t.options, false);
+        BOOST_TEST(a == b, t.name << " differs for " << doc);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(the_bytes_read_back_to_the_document) {
   DocumentMaker make(7);
   for (int k = 0; k < 60; ++k) {
