@@ -48,10 +48,15 @@ def run(args, stdin_path=None, pipe=False, out_path=os.devnull):
         stdin = feeder.stdout
     else:
         stdin = open(stdin_path, "rb")
+    # A sanitizer build holds freed memory back for a while (up to 256 MiB):
+    # the test asks it to hold little, so that its peak follows what is live.
+    env = dict(os.environ)
+    env["ASAN_OPTIONS"] = ":".join(
+        x for x in (env.get("ASAN_OPTIONS"), "quarantine_size_mb=4") if x)
     with open(out_path, "wb") as out, tempfile.NamedTemporaryFile() as peak:
         p = subprocess.Popen([sys.executable, "-c", PEAK, peak.name, JBX] +
                              args, stdin=stdin, stdout=out,
-                             stderr=subprocess.PIPE)
+                             stderr=subprocess.PIPE, env=env)
         if feeder is not None:
             feeder.stdout.close()
         err = p.stderr.read()
@@ -131,7 +136,7 @@ for fmt in FORMATS:
 
 def memory_flat(fmt):
     """Peak RSS converting 64 MiB of documents back to JSON Lines, from a
-    file and from a pipe, exceeds that for 2 MiB by less than 24 MiB
+    file and from a pipe, exceeds that for 2 MiB by less than 32 MiB
     (reading the input whole would add 64)."""
     def check(d, out, err):
         line = record(0, 1000)
@@ -146,7 +151,7 @@ def memory_flat(fmt):
                 peaks[name, pipe] = rss
         for pipe in (False, True):
             grew = (peaks["long", pipe] - peaks["short", pipe]) / 1024
-            assert grew < 24, "%s: peak RSS grew by %.1f MiB" % (
+            assert grew < 32, "%s: peak RSS grew by %.1f MiB" % (
                 "pipe" if pipe else "file", grew)
     return check
 
