@@ -204,36 +204,34 @@ std::string_view Source::window(std::uint64_t offset) {
   if (have_memory_) return whole_.substr(static_cast<std::size_t>(offset));
   // A pipe: memory_ holds the bytes from memory_base_ on, then kPadding
   // zeros. Bytes before `offset` are dropped once they are most of it.
-  auto loaded = memory_.size() - (memory_.empty() ? 0 : kPadding);
   const auto skip = static_cast<std::size_t>(offset - memory_base_);
-  if (skip > kWindowChunk && skip > loaded / 2) {
+  if (skip > kWindowChunk && skip > loaded() / 2) {
     memory_.erase(0, skip);
     memory_base_ = offset;
-    loaded -= skip;
   }
   if (memory_.empty()) return {};
   const std::size_t from = static_cast<std::size_t>(offset - memory_base_);
-  return std::string_view(memory_.data() + from, loaded - from);
+  return std::string_view(memory_.data() + from, loaded() - from);
 }
 
 bool Source::load_more() {
   if (!windowed_) window(0);
   if (map_ != nullptr || have_memory_ || stream_eof_) return false;
-  std::size_t loaded = memory_.size() - (memory_.empty() ? 0 : kPadding);
-  const std::size_t before = loaded;
-  const std::size_t target = loaded + std::max(loaded, kWindowChunk);
+  const std::size_t before = loaded();
+  const std::size_t target = before + std::max(before, kWindowChunk);
+  std::size_t end = before;
   memory_.resize(target + kPadding);
-  while (loaded < target) {
-    const std::size_t got = read(memory_.data() + loaded, target - loaded);
+  while (end < target) {
+    const std::size_t got = read(memory_.data() + end, target - end);
     if (got == 0) {
       stream_eof_ = true;
       break;
     }
-    loaded += got;
+    end += got;
   }
-  memory_.resize(loaded);
+  memory_.resize(end);
   memory_.append(kPadding, '\0');
-  return loaded > before;
+  return end > before;
 }
 
 }  // namespace jbx

@@ -62,10 +62,25 @@ class Source {
   bool load_more();
   /// True when window() reaches the end of the input.
   bool all_loaded() const { return map_ != nullptr || stream_eof_; }
+  /// window(offset), loaded until `is_whole(view)` says the view starts with
+  /// a whole document, or to the end of the input.
+  template <class IsWhole>
+  std::string_view document_window(std::uint64_t offset, IsWhole is_whole) {
+    std::string_view w = window(offset);
+    while (!all_loaded() && (w.empty() || !is_whole(w))) {
+      load_more();
+      w = window(offset);
+    }
+    return w;
+  }
 
  private:
   Source() = default;
   void fill_peek(std::size_t n);
+  // A pipe's bytes in memory_, without the padding after them.
+  std::size_t loaded() const {
+    return memory_.empty() ? 0 : memory_.size() - kPadding;
+  }
 
   std::string name_;
   std::string path_;

@@ -916,15 +916,12 @@ class Decoder {
 CborReader::CborReader(Source& in, const ReadOptions& o) : in_(in), opts_(o) {}
 
 bool CborReader::read_document(Handler& out) {
-  std::string_view w = in_.window(pos_);
   // From a pipe, the window is filled until it holds the whole item (a
   // pass without events finds its end), so that memory follows the
   // largest item, not the input. At the end of the input, the decode
   // below reports what is cut short.
-  while (!in_.all_loaded() && (w.empty() || !complete_item(w))) {
-    in_.load_more();
-    w = in_.window(pos_);
-  }
+  const std::string_view w = in_.document_window(
+      pos_, [this](std::string_view v) { return complete_item(v); });
   if (w.empty()) return false;
   Decoder d(reinterpret_cast<const std::uint8_t*>(w.data()), w.size(), 0, opts_,
             false);

@@ -1333,14 +1333,11 @@ JsonbReader::~JsonbReader() = default;
 
 bool JsonbReader::read_document(Handler& out) {
   if (in_ == nullptr) return impl_->read_document(out);
-  std::string_view w = in_->window(base_);
   // From a pipe, the window is filled until it holds the whole document
   // (a pass without events finds its end); at the end of the input, the
   // read below reports what is cut short.
-  while (!in_->all_loaded() && (w.empty() || !impl_->complete(w))) {
-    in_->load_more();
-    w = in_->window(base_);
-  }
+  const std::string_view w = in_->document_window(
+      base_, [this](std::string_view v) { return impl_->complete(v); });
   impl_->reset(w);
   bool read = false;
   try {
