@@ -136,7 +136,7 @@ std::string_view Source::whole() {
     // one per few pages); a huge one is left to fault in as it is read,
     // and so is one read through window(), which reads it in by steps.
     const int populate =
-        size <= kPopulateLimit && !windowed_ ? MAP_POPULATE : 0;
+        size <= kPopulateLimit && !windowed_ && !in_order_ ? MAP_POPULATE : 0;
     void* file =
         mmap(area, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | populate, fd_, 0);
     if (file == MAP_FAILED) {
@@ -182,23 +182,7 @@ std::string_view Source::window(std::uint64_t offset) {
     }
   }
   if (map_ != nullptr) {
-    const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-    const std::size_t keep = static_cast<std::size_t>(offset) / page * page;
-    if (keep + kReleaseStep > populated_ && populated_ < whole_.size()) {
-      // The next steps' pages in one call, not a fault per few pages
-      // (Linux 5.14 on; before that they fault in as they are read).
-      const std::size_t n =
-          std::min(2 * kReleaseStep, page_round(whole_.size()) - populated_);
-      madvise(static_cast<char*>(map_) + populated_, n, MADV_POPULATE_READ);
-      populated_ += n;
-    }
-    if (keep >= released_ + kReleaseStep) {
-      // Clean file pages: dropped from this process, still in the page
-      // cache, read back in should anything touch them again.
-      madvise(static_cast<char*>(map_) + released_, keep - released_,
-              MADV_DONTNEED);
-      released_ = keep;
-    }
+    advance_map(static_cast<std::size_t>(offset));
     return whole_.substr(static_cast<std::size_t>(offset));
   }
   if (have_memory_) return whole_.substr(static_cast<std::size_t>(offset));
@@ -212,6 +196,33 @@ std::string_view Source::window(std::uint64_t offset) {
   if (memory_.empty()) return {};
   const std::size_t from = static_cast<std::size_t>(offset - memory_base_);
   return std::string_view(memory_.data() + from, loaded() - from);
+}
+
+void Source::passed(std::uint64_t offset) {
+  if (in_order_ && map_ != nullptr) {
+    advance_map(static_cast<std::size_t>(
+        std::min<std::uint64_t>(offset, whole_.size())));
+  }
+}
+
+void Source::advance_map(std::size_t offset) {
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t keep = offset / page * page;
+  if (keep + kReleaseStep > populated_ && populated_ < whole_.size()) {
+    // The next steps' pages in one call, not a fault per few pages
+    // (Linux 5.14 on; before that they fault in as they are read).
+    const std::size_t n =
+        std::min(2 * kReleaseStep, page_round(whole_.size()) - populated_);
+    madvise(static_cast<char*>(map_) + populated_, n, MADV_POPULATE_READ);
+    populated_ += n;
+  }
+  if (keep >= released_ + kReleaseStep) {
+    // Clean file pages: dropped from this process, still in the page
+    // cache, read back in should anything touch them again.
+    madvise(static_cast<char*>(map_) + released_, keep - released_,
+            MADV_DONTNEED);
+    released_ = keep;
+  }
 }
 
 bool Source::load_more() {

@@ -42,6 +42,16 @@ class Source {
   /// Source. Throws Error(io).
   std::string_view whole();
 
+  /// Declares, before whole(), that the whole input will be read front to
+  /// back with passed() calls: a mapped file is not read in at once but
+  /// ahead of the reader, and given back behind it.
+  void read_in_order() { in_order_ = true; }
+  /// For whole() after read_in_order(): the reader is at byte `offset` and
+  /// needs nothing before it. Pages before it go back to the page cache
+  /// (read back in should anything touch them again), the next ones are
+  /// read in. `offset` must not decrease. Nothing for other inputs.
+  void passed(std::uint64_t offset);
+
   /// Streaming access: reads up to `n` bytes, returns 0 at the end. Bytes
   /// seen by peek() are delivered first. Do not mix with whole().
   std::size_t read(char* buf, std::size_t n);
@@ -77,6 +87,8 @@ class Source {
  private:
   Source() = default;
   void fill_peek(std::size_t n);
+  // A mapped file's pages: read in ahead of `offset`, given back behind it.
+  void advance_map(std::size_t offset);
   // A pipe's bytes in memory_, without the padding after them.
   std::size_t loaded() const {
     return memory_.empty() ? 0 : memory_.size() - kPadding;
@@ -101,6 +113,7 @@ class Source {
   std::size_t populated_ = 0;
   std::uint64_t memory_base_ = 0;
   bool windowed_ = false;
+  bool in_order_ = false;
   bool stream_eof_ = false;
 };
 

@@ -79,6 +79,22 @@ std::size_t skim_end(std::string_view text, std::size_t start) {
   }
 }
 
+// Tells the source how far the walk of a large document has got, so that a
+// mapped file is read in ahead of it and given back behind it.
+class SourceProgress final : public SimdProgress {
+ public:
+  SourceProgress(Source& in, std::uint64_t start) : in_(in), start_(start) {}
+  void passed(std::size_t offset) override { in_.passed(start_ + offset); }
+
+ private:
+  Source& in_;
+  std::uint64_t start_;
+};
+
+// Inputs at least this large are mapped to be read in order (see
+// Source::read_in_order()), not read in whole at once.
+constexpr std::int64_t kInOrderFrom = std::int64_t{16} << 20;
+
 }  // namespace
 
 struct JsonReader::Impl {
@@ -124,14 +140,20 @@ bool JsonReader::read_document(Handler& out) {
   return streaming_ ? read_stream(out) : read_whole(out);
 }
 
+void grow_scratch(std::string& s, std::size_t n) { s.resize(n); }
+
+void JsonReader::set_simd_chunking(const SimdChunking& c) {
+  if (impl_->engine != nullptr) impl_->engine->set_chunking(c);
+}
+
 bool JsonReader::use_simd(std::size_t len) const {
   return impl_->engine != nullptr && len <= simd_limit_;
 }
 
 std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
                                   std::size_t end_hint, std::size_t capacity,
-                                  std::uint64_t base, Handler& out,
-                                  bool single) {
+                                  std::uint64_t base, Handler& out, bool single,
+                                  bool from_source) {
   // text[start] is the first byte of the document. Containers go to
   // simdjson; scalars (small) and anything simdjson cannot take go to the
   // scalar parser, which also explains every error simdjson reports.
@@ -163,8 +185,10 @@ std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
   SimdResult r;
   {
     const ReadableWindow window(writer, text.data() + start, capacity - start);
+    SourceProgress progress(in_, start);
     r = impl_->engine->parse(text.data() + start, end_hint - start,
-                             capacity - start, out);
+                             capacity - start, out,
+                             from_source ? &progress : nullptr);
   }
   if (r.refused) rethrow_refused(r, base + start);
   if (r.stopped) return start + r.consumed;
@@ -196,7 +220,9 @@ std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
 bool JsonReader::read_whole(Handler& out) {
   if (!started_) {
     started_ = true;
+    if (in_.size_hint() >= kInOrderFrom) in_.read_in_order();
     text_ = in_.whole();
+    in_.passed(0);
   }
   if (done_) return false;
   while (pos_ < text_.size() && is_ws(text_[pos_])) ++pos_;
@@ -215,7 +241,8 @@ bool JsonReader::read_whole(Handler& out) {
   }
   try {
     pos_ = parse_doc(text_, pos_, end_hint, text_.size() + Source::kPadding, 0,
-                     out, single);
+                     out, single, /*from_source=*/true);
+    in_.passed(pos_);
   } catch (...) {
     done_ = true;
     throw;

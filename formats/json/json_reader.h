@@ -13,6 +13,7 @@
 #include "core/options.h"
 #include "core/source.h"
 #include "formats/format.h"
+#include "formats/json/json_simd.h"
 
 namespace jbx {
 
@@ -55,6 +56,9 @@ class JsonReader final : public Reader {
   /// Documents larger than this many bytes are read by the scalar parser
   /// (default: simdjson's limit of 4 GiB). Tests lower it.
   void set_simd_limit(std::size_t bytes) { simd_limit_ = bytes; }
+  /// How the simdjson walk chunks large documents. Tests make it chunk
+  /// every document in tiny steps.
+  void set_simd_chunking(const SimdChunking& c);
 
   /// The number of documents delivered so far.
   std::uint64_t documents() const { return documents_; }
@@ -75,10 +79,12 @@ class JsonReader final : public Reader {
   void note_error_line(std::uint64_t offset);
   // Parses the document starting at text[start] (not whitespace), using
   // text[start, end_hint) for simdjson and bytes up to `capacity` as its
-  // padding; returns where the next document may start.
+  // padding; returns where the next document may start. `from_source`:
+  // text is the Source's whole(), told how far the walk has got.
   std::size_t parse_doc(std::string_view text, std::size_t start,
                         std::size_t end_hint, std::size_t capacity,
-                        std::uint64_t base, Handler& out, bool single);
+                        std::uint64_t base, Handler& out, bool single,
+                        bool from_source = false);
   bool use_simd(std::size_t len) const;
 
   Source& in_;

@@ -60,14 +60,21 @@ struct Outcome {
   std::string error;  // "CODE@OFFSET: message", "" when none
 };
 
-// Reads every document of `text`; simd=false forces the scalar parser.
+// The simdjson walk over every document a few bytes of index at a time,
+// as it reads a document too large to index at once.
+constexpr jbx::SimdChunking kTinyChunks{16, 0, 4};
+
+// Reads every document of `text`; simd=false forces the scalar parser,
+// chunked makes the simdjson walk index each document in tiny chunks.
 Outcome read_all(const std::string& text, jbx::JsonMode mode, bool simd,
-                 Recorder rec = Recorder(), std::uint32_t max_depth = 1024) {
+                 Recorder rec = Recorder(), std::uint32_t max_depth = 1024,
+                 bool chunked = false) {
   auto src = jbx::Source::from_memory("t", text);
   jbx::ReadOptions ro;
   ro.max_depth = max_depth;
   jbx::JsonReader reader(*src, ro, mode);
   if (!simd) reader.set_simd_limit(0);
+  if (chunked) reader.set_simd_chunking(kTinyChunks);
   Outcome out;
   for (;;) {
     try {
@@ -83,18 +90,21 @@ Outcome read_all(const std::string& text, jbx::JsonMode mode, bool simd,
   return out;
 }
 
-// Both engines must agree on errors, and on events when there is none
-// (before an error they may have delivered different amounts). Returns the
-// simdjson engine's outcome.
+// Both engines, and the simdjson one in tiny chunks, must agree on errors,
+// and on events when there is none (before an error they may have
+// delivered different amounts). Returns the simdjson engine's outcome.
 Outcome read_both(const std::string& text,
                   jbx::JsonMode mode = jbx::JsonMode::single,
                   Recorder rec = Recorder(), std::uint32_t max_depth = 1024) {
   const Outcome a = read_all(text, mode, true, rec, max_depth);
   const Outcome b = read_all(text, mode, false, rec, max_depth);
+  const Outcome c = read_all(text, mode, true, rec, max_depth, true);
   if (a.error.empty()) {
     BOOST_TEST(a.events == b.events, "events differ for " << text);
+    BOOST_TEST(a.events == c.events, "chunked events differ for " << text);
   }
   BOOST_TEST(a.error == b.error, "errors differ for " << text);
+  BOOST_TEST(a.error == c.error, "chunked errors differ for " << text);
   return a;
 }
 
@@ -295,9 +305,12 @@ BOOST_AUTO_TEST_CASE(skipped_values_are_passed_over_by_the_index) {
   Recorder skip;
   skip.skip_key = "b";
   const std::string bad = R"({"a":1,"b":[1,2,],"c":3})";
-  const Outcome o = read_all(bad, jbx::JsonMode::single, true, skip);
-  BOOST_TEST(o.error == "");
-  BOOST_TEST(o.events == "{ k:a n:1 k:b k:c n:3 } | ");
+  for (const bool chunked : {false, true}) {
+    const Outcome o =
+        read_all(bad, jbx::JsonMode::single, true, skip, 1024, chunked);
+    BOOST_TEST(o.error == "");
+    BOOST_TEST(o.events == "{ k:a n:1 k:b k:c n:3 } | ");
+  }
   BOOST_TEST(read_both(bad).error != "");
   // Unclosed, or nested past the limit, is an error even when skipped.
   BOOST_TEST(read_all(R"({"a":1,"b":[1,[2)", jbx::JsonMode::single, true, skip)

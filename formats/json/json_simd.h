@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <string>
 
 #include "core/events.h"
 
@@ -27,6 +28,29 @@ struct SimdResult {
   std::size_t refused_at = 0;
 };
 
+/// Told how far the walk of a large document has got: it reads such a
+/// document front to back, a chunk at a time.
+class SimdProgress {
+ public:
+  /// The walk needs nothing before p[offset] any more.
+  virtual void passed(std::size_t offset) = 0;
+
+ protected:
+  ~SimdProgress() = default;
+};
+
+/// How the engine indexes a large document: a chunk at a time, so that
+/// memory does not grow with the document (a whole document's index takes
+/// four bytes per structural character) and the walk reads it front to
+/// back. Tests make the chunks tiny.
+struct SimdChunking {
+  std::size_t chunk = std::size_t{512} << 10;
+  std::size_t from = std::size_t{32} << 20;  // documents this large on
+  // A chunk that is not the last gives the walk at least this many tokens
+  // (at least 4); a token longer than a chunk makes the chunk grow.
+  std::uint32_t min_tokens = 64;
+};
+
 class SimdEngine {
  public:
   virtual ~SimdEngine() = default;
@@ -34,10 +58,17 @@ class SimdEngine {
   /// p + capacity (capacity >= len + 64), sending events to `out` (no
   /// end_document). Never throws for malformed input. A jbx::Error thrown
   /// by `out` is returned in `refused` (the reader adds its offset); other
-  /// exceptions from `out` pass through.
+  /// exceptions from `out` pass through. `progress`, if not null, hears
+  /// how far the walk of a large document has got.
   virtual SimdResult parse(const char* p, std::size_t len, std::size_t capacity,
-                           Handler& out) = 0;
+                           Handler& out, SimdProgress* progress) = 0;
+  virtual void set_chunking(const SimdChunking& c) = 0;
 };
+
+/// Resizes the walk's scratch text to `n` bytes. Out of line, in code
+/// built for every CPU: a kernel must not define the standard library's
+/// inline functions (tests/build/kernel_symbols.cmake).
+void grow_scratch(std::string& s, std::size_t n);
 
 /// The fastest engine this CPU runs, for documents nested at most
 /// `max_depth` deep.

@@ -216,29 +216,56 @@ constexpr bool kTakesPlainText =
 // the error for the user).
 using Code = simdjson::error_code;
 
+// Stage 1 of a document too large to index at once, one chunk at a time.
+// A chunk starts at a token, so stage 1 begins outside any string; its
+// last token may be cut short and is indexed again with the next chunk.
+class Chunks {
+ public:
+  // Indexes doc[from, ...): sets the tokens the walk may take, of which
+  // the last is followed by the start of the next one (or is the last of
+  // the document, `final`).
+  virtual Code index(const char* doc, std::size_t doc_len, std::size_t from,
+                     std::uint32_t& tokens, bool& final) = 0;
+  // The walk needs nothing before doc[offset] any more.
+  virtual void passed(std::size_t offset) = 0;
+
+ protected:
+  ~Chunks() = default;
+};
+
 // Sends the events of the document indexed by stage 1 to H. A template so
 // that the JSON writer (a final class) is called without virtual dispatch.
-template <class H>
+// kChunked: the document is indexed a chunk at a time (Chunks); each state
+// of the walk that takes a token first checks that the chunk has it.
+template <class H, bool kChunked = false>
 class IndexWalker {
  public:
   IndexWalker(H& h, const char* buf, std::size_t len,
               const simdjson::internal::dom_parser_implementation& stage1,
               std::uint32_t max_depth, std::vector<std::uint8_t>& stack,
-              std::string& scratch)
+              std::string& scratch, Chunks* chunks = nullptr,
+              std::uint32_t tokens = 0, bool final = true)
       : h_(h),
         buf_(buf),
         len_(len),
         idx_(stage1.structural_indexes.get()),
-        n_(stage1.n_structural_indexes),
+        n_(chunks != nullptr ? tokens : stage1.n_structural_indexes),
         stage1_(stage1),
         max_depth_(max_depth),
         stack_(stack),
-        scratch_(scratch) {}
+        scratch_(scratch),
+        doc_(buf),
+        doc_len_(len),
+        chunks_(chunks),
+        final_(final) {
+    if (!final_) len_ = idx_[n_];
+    limit_ = limit();
+  }
 
   bool emitted = false;  // some event went out
   // Where the token of the event last sent starts: the offset of a value
   // the handler refused by throwing.
-  std::size_t refused_at() const { return idx_[at_]; }
+  std::size_t refused_at() const { return base_ + idx_[at_]; }
   bool stopped = false;  // the handler returned Flow::stop
   std::size_t consumed = 0;
 
@@ -246,6 +273,30 @@ class IndexWalker {
   Code run();
 
  private:
+  // Tokens a state may look at from its first: it and the two after it
+  // (a key, its colon; an end of token is the next token's start).
+  static constexpr std::uint32_t kLookahead = 3;
+  // The first token a state may not start at before the next chunk is
+  // indexed.
+  std::uint32_t limit() const {
+    return final_ ? UINT32_MAX : n_ - (kLookahead - 1);
+  }
+  // Whether token i and the ones after it a state looks at are indexed;
+  // if not, the next chunk is indexed from token i on, which becomes 0.
+  [[gnu::always_inline]] bool have(std::uint32_t& i, Code& err) {
+    if constexpr (kChunked) {
+      if (i >= limit_) [[unlikely]] {
+        err = next_chunk(i);
+        limit_ = limit();
+        return err == simdjson::SUCCESS;
+      }
+    }
+    static_cast<void>(i);
+    static_cast<void>(err);
+    return true;
+  }
+  Code next_chunk(std::uint32_t& i);
+
   // The first byte of token i, or NUL past the last one.
   char at(std::uint32_t i) const { return i < n_ ? buf_[idx_[i]] : '\0'; }
   // Token i without the whitespace before the next token.
@@ -274,7 +325,7 @@ class IndexWalker {
   // `open` containers open: found by bracket counting over the rest of the
   // index (the caller reads on from there; what is not walked is not
   // checked).
-  std::size_t end_after_stop(std::uint32_t i, std::uint32_t open) const;
+  std::size_t end_after_stop(std::uint32_t i, std::uint32_t open);
   // Inlined into run(): a call per token is a good part of the walk.
   [[gnu::always_inline]] Code scalar(std::uint32_t i);
   enum class Open { visited, skipped, end };  // end: err set, or stopped
@@ -298,13 +349,38 @@ class IndexWalker {
   std::string& scratch_;
   std::uint32_t at_ = 0;    // the token of the event being sent
   bool skip_next_ = false;  // the handler skipped the member's value
+  // kChunked: the whole document, and where the chunk buf_ starts in it.
+  const char* doc_;
+  std::size_t doc_len_;
+  Chunks* chunks_;
+  std::size_t base_ = 0;
+  bool final_;  // the chunk reaches the document's end
+  std::uint32_t limit_;
 };
 
-template <class H>
-bool IndexWalker<H>::unescape(std::string_view raw, std::string_view& out) {
+template <class H, bool kChunked>
+Code IndexWalker<H, kChunked>::next_chunk(std::uint32_t& i) {
+  const std::size_t from = base_ + idx_[i];
+  chunks_->passed(from);
+  std::uint32_t tokens = 0;
+  const Code err = chunks_->index(doc_, doc_len_, from, tokens, final_);
+  if (err) return err;
+  base_ = from;
+  buf_ = doc_ + from;
+  idx_ = stage1_.structural_indexes.get();
+  n_ = tokens;
+  len_ = final_ ? doc_len_ - from : idx_[n_];
+  at_ = 0;
+  i = 0;
+  return simdjson::SUCCESS;
+}
+
+template <class H, bool kChunked>
+bool IndexWalker<H, kChunked>::unescape(std::string_view raw,
+                                        std::string_view& out) {
   // simdjson's unescaper writes in blocks past the end of its output.
   const std::size_t need = raw.size() + simdjson::SIMDJSON_PADDING;
-  if (scratch_.size() < need) scratch_.resize(need);
+  if (scratch_.size() < need) grow_scratch(scratch_, need);
   auto* dst = reinterpret_cast<std::uint8_t*>(scratch_.data());
   const std::uint8_t* end = stage1_.parse_string(
       reinterpret_cast<const std::uint8_t*>(raw.data()), dst);
@@ -313,22 +389,25 @@ bool IndexWalker<H>::unescape(std::string_view raw, std::string_view& out) {
   return true;
 }
 
-template <class H>
-std::size_t IndexWalker<H>::end_after_stop(std::uint32_t i,
-                                           std::uint32_t open) const {
-  for (++i; i < n_; ++i) {
+template <class H, bool kChunked>
+std::size_t IndexWalker<H, kChunked>::end_after_stop(std::uint32_t i,
+                                                     std::uint32_t open) {
+  Code err = simdjson::SUCCESS;
+  for (++i;; ++i) {
+    if (!have(i, err)) return doc_len_;
+    if (i >= n_) break;
     const char c = buf_[idx_[i]];
     if (c == '{' || c == '[') {
       ++open;
     } else if ((c == '}' || c == ']') && --open == 0) {
-      return i + 1 < n_ ? idx_[i + 1] : len_;
+      return base_ + (i + 1 < n_ ? idx_[i + 1] : len_);
     }
   }
-  return len_;
+  return base_ + len_;
 }
 
-template <class H>
-inline Code IndexWalker<H>::scalar(std::uint32_t i) {
+template <class H, bool kChunked>
+inline Code IndexWalker<H, kChunked>::scalar(std::uint32_t i) {
   at_ = i;
   const char c = buf_[idx_[i]];
   if (c == '"') {
@@ -403,11 +482,9 @@ inline Code IndexWalker<H>::scalar(std::uint32_t i) {
   return simdjson::SUCCESS;
 }
 
-template <class H>
-inline typename IndexWalker<H>::Open IndexWalker<H>::open(bool array,
-                                                          std::uint32_t i,
-                                                          std::uint32_t depth,
-                                                          Code& err) {
+template <class H, bool kChunked>
+inline typename IndexWalker<H, kChunked>::Open IndexWalker<H, kChunked>::open(
+    bool array, std::uint32_t i, std::uint32_t depth, Code& err) {
   if (depth >= max_depth_) {
     err = simdjson::DEPTH_ERROR;
     return Open::end;
@@ -425,9 +502,10 @@ inline typename IndexWalker<H>::Open IndexWalker<H>::open(bool array,
   return Open::visited;
 }
 
-template <class H>
-inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
-                                       Code& err) {
+template <class H, bool kChunked>
+inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
+                                                 std::uint32_t depth,
+                                                 Code& err) {
   at_ = i;
   const std::string_view raw = string_text(i);
   if (raw.data() == nullptr) {
@@ -468,10 +546,14 @@ inline bool IndexWalker<H>::member_key(std::uint32_t i, std::uint32_t depth,
 // simdjson's On-Demand skips: stage 1 has checked its UTF-8, strings and
 // control characters, but its grammar and scalars are not looked at (a
 // query reads only what it needs). Its depth still counts.
-template <class H>
-Code IndexWalker<H>::skip_container(std::uint32_t& i, std::uint32_t depth) {
+template <class H, bool kChunked>
+Code IndexWalker<H, kChunked>::skip_container(std::uint32_t& i,
+                                              std::uint32_t depth) {
   std::uint32_t open = 1;
-  for (++i; i < n_; ++i) {
+  Code err = simdjson::SUCCESS;
+  for (++i;; ++i) {
+    if (!have(i, err)) return err;
+    if (i >= n_) break;
     const char c = buf_[idx_[i]];
     if (c == '{' || c == '[') {
       if (depth + ++open > max_depth_) return simdjson::DEPTH_ERROR;
@@ -485,14 +567,15 @@ Code IndexWalker<H>::skip_container(std::uint32_t& i, std::uint32_t depth) {
 
 // The states of the walk, as in simdjson's own stage 2: after a container
 // opens, after a value, and after a container closes.
-template <class H>
-Code IndexWalker<H>::run() {
+template <class H, bool kChunked>
+Code IndexWalker<H, kChunked>::run() {
   std::uint32_t i = 0;      // the current token
   std::uint32_t depth = 0;  // open containers
   Code err = simdjson::SUCCESS;
   bool array = false;
 
 value:  // token i starts a value inside `depth` containers
+  if (!have(i, err)) return err;
   switch (at(i)) {
     case '{':
     case '[':
@@ -525,6 +608,7 @@ object_begin:
     goto scope_end;
   }
 object_field:
+  if (!have(i, err)) return err;
   if (at(i) != '"') return simdjson::TAPE_ERROR;
   if (!member_key(i, depth, err)) return err;
   if (at(i + 1) != ':') return simdjson::TAPE_ERROR;
@@ -538,6 +622,7 @@ object_field:
     if (err) return err;
   } else {
     ++i;  // a skipped scalar, like a skipped container, is not looked at
+    if (!have(i, err)) return err;
   }
 object_continue:
   switch (at(i)) {
@@ -579,32 +664,43 @@ scope_end:
     h_.end_object();
   }
   --depth;
+  if (!have(i, err)) return err;
 after_value:
   if (depth == 0) {
-    consumed = i < n_ ? idx_[i] : len_;
+    consumed = base_ + (i < n_ ? idx_[i] : len_);
     return simdjson::SUCCESS;
   }
   if (stack_[depth - 1]) goto array_continue;
   goto object_continue;
 }
 
-class Engine final : public SimdEngine {
+class Engine final : public SimdEngine, Chunks {
  public:
   explicit Engine(std::uint32_t max_depth)
       : max_depth_(max_depth), stack_(max_depth) {}
 
   SimdResult parse(const char* p, std::size_t len, std::size_t capacity,
-                   Handler& out) override;
+                   Handler& out, SimdProgress* progress) override;
+  void set_chunking(const SimdChunking& c) override { chunking_ = c; }
 
  private:
   template <class H>
   SimdResult walk(const char* p, std::size_t len, H& h);
+  template <class W>
+  SimdResult finish(W& w);
   bool reserve(std::size_t len);
+  Code index(const char* doc, std::size_t doc_len, std::size_t from,
+             std::uint32_t& tokens, bool& final) override;
+  void passed(std::size_t offset) override {
+    if (progress_ != nullptr) progress_->passed(offset);
+  }
 
   std::unique_ptr<simdjson::internal::dom_parser_implementation> stage1_;
   std::uint32_t max_depth_;
   std::vector<std::uint8_t> stack_;
   std::string scratch_;
+  SimdProgress* progress_ = nullptr;
+  SimdChunking chunking_;
 };
 
 inline SimdResult failure(Code e, bool emitted = false) {
@@ -634,9 +730,61 @@ bool Engine::reserve(std::size_t len) {
   return stage1_->set_capacity(cap) == simdjson::SUCCESS;
 }
 
-template <class H>
-SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
-  IndexWalker<H> w(h, p, len, *stage1_, max_depth_, stack_, scratch_);
+Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
+                   std::uint32_t& tokens, bool& final) {
+  const char* p = doc + from;
+  const std::size_t rest = doc_len - from;
+  const auto stage1 = [&](std::size_t len, simdjson::stage1_mode mode) {
+    if (!reserve(len)) return simdjson::MEMALLOC;
+    return stage1_->stage1(reinterpret_cast<const std::uint8_t*>(p), len, mode);
+  };
+  for (std::size_t len = chunking_.chunk;; len *= 2) {
+    if (rest <= len + len / 2) {
+      // The last chunk: checked whole, as an unchunked document is.
+      final = true;
+      const Code err = stage1(rest, simdjson::stage1_mode::regular);
+      if (err) return err;
+      tokens = stage1_->n_structural_indexes;
+      return tokens == 0 ? simdjson::EMPTY : simdjson::SUCCESS;
+    }
+    final = false;
+    // The chunk ends after a comma, which is outside a string unless a
+    // string holds it: then stage 1 finds the string unclosed, and the
+    // chunk is indexed as below instead.
+    const void* comma = memrchr(p + len / 2, ',', len - len / 2);
+    if (comma != nullptr) {
+      const auto cut =
+          static_cast<std::size_t>(static_cast<const char*>(comma) + 1 - p);
+      const Code err = stage1(cut, simdjson::stage1_mode::regular);
+      if (err != simdjson::UNCLOSED_STRING) {
+        if (err) return err;
+        tokens = stage1_->n_structural_indexes;
+        if (tokens <= chunking_.min_tokens) continue;
+        // The next chunk starts at the last token (the comma).
+        --tokens;
+        return simdjson::SUCCESS;
+      }
+    }
+    // simdjson's mode for a batch of a document stream indexes the chunk
+    // whatever way it ends: a character cut short is left out, and so is
+    // the quote of a string that does not close in it. It answers
+    // CAPACITY when no document ends in the chunk (the usual case here),
+    // having passed over the whole index backwards, and then has not
+    // checked UTF-8: that is done below.
+    const Code err = stage1(len, simdjson::stage1_mode::streaming_partial);
+    if (err != simdjson::SUCCESS && err != simdjson::CAPACITY) return err;
+    const std::uint32_t n = stage1_->n_structural_indexes;
+    if (n <= chunking_.min_tokens) continue;
+    // The last token may be cut short: the next chunk starts with it.
+    tokens = n - 1;
+    const std::uint32_t next = stage1_->structural_indexes[tokens];
+    if (!simdjson::validate_utf8(p, next)) return simdjson::UTF8_ERROR;
+    return simdjson::SUCCESS;
+  }
+}
+
+template <class W>
+SimdResult Engine::finish(W& w) {
   Code err = simdjson::SUCCESS;
   SimdResult r;
   try {
@@ -657,17 +805,35 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
   return r;
 }
 
+template <class H>
+SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
+  if (len < chunking_.from) {
+    IndexWalker<H> w(h, p, len, *stage1_, max_depth_, stack_, scratch_);
+    return finish(w);
+  }
+  std::uint32_t tokens = 0;
+  bool final = false;
+  const Code err = index(p, len, 0, tokens, final);
+  if (err) return failure(err);
+  IndexWalker<H, true> w(h, p, len, *stage1_, max_depth_, stack_, scratch_,
+                         this, tokens, final);
+  return finish(w);
+}
+
 SimdResult Engine::parse(const char* p, std::size_t len, std::size_t capacity,
-                         Handler& out) {
+                         Handler& out, SimdProgress* progress) {
   static_cast<void>(capacity);  // stage 1 reads the padding past len only
   if (len > simdjson::SIMDJSON_MAXSIZE_BYTES)
     return failure(simdjson::CAPACITY);
-  if (!reserve(len)) return failure(simdjson::MEMALLOC);
-  const Code err = stage1_->stage1(reinterpret_cast<const std::uint8_t*>(p),
-                                   len, simdjson::stage1_mode::regular);
-  if (err) return failure(err);
-  // The caller sends only documents that start with a bracket.
-  if (stage1_->n_structural_indexes == 0) return failure(simdjson::EMPTY);
+  progress_ = progress;
+  if (len < chunking_.from) {
+    if (!reserve(len)) return failure(simdjson::MEMALLOC);
+    const Code err = stage1_->stage1(reinterpret_cast<const std::uint8_t*>(p),
+                                     len, simdjson::stage1_mode::regular);
+    if (err) return failure(err);
+    // The caller sends only documents that start with a bracket.
+    if (stage1_->n_structural_indexes == 0) return failure(simdjson::EMPTY);
+  }
 
   // The common case, fmt without transforms: devirtualised calls.
   if (auto* w = dynamic_cast<JsonWriter*>(&out)) return walk(p, len, *w);

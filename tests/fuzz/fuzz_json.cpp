@@ -72,13 +72,16 @@ struct Outcome {
   std::string error;
 };
 
+// simd=false: the scalar parser; chunked: the simdjson walk indexing each
+// document a few bytes at a time, as it does a huge one.
 Outcome read(const std::string& text, jbx::JsonMode mode, bool simd,
-             bool skipping = false) {
+             bool skipping = false, bool chunked = false) {
   auto src = jbx::Source::from_memory("fuzz", text);
   jbx::ReadOptions ro;
   ro.max_depth = 64;
   jbx::JsonReader reader(*src, ro, mode);
   if (!simd) reader.set_simd_limit(0);
+  if (chunked) reader.set_simd_chunking(jbx::SimdChunking{16, 0, 4});
   Recorder rec;
   rec.skipping = skipping;
   Outcome out;
@@ -103,16 +106,23 @@ Outcome read(const std::string& text, jbx::JsonMode mode, bool simd,
 void check(const std::string& text, jbx::JsonMode mode) {
   const Outcome a = read(text, mode, true);
   const Outcome b = read(text, mode, false);
+  const Outcome c = read(text, mode, true, false, true);
   if (a.error != b.error) fail("engines disagree on the error");
+  if (a.error != c.error) fail("chunks change the error");
   if (!a.error.empty()) return;
   if (a.events != b.events) fail("engines disagree on the events");
+  if (a.events != c.events) fail("chunks change the events");
   // On valid input, skipping values and stopping give the same events from
   // both engines (on invalid input the simdjson engine passes over what is
   // skipped unchecked, as On-Demand does, and the scalar parser does not).
   const Outcome sa = read(text, mode, true, true);
   const Outcome sb = read(text, mode, false, true);
-  if (!sa.error.empty() || !sb.error.empty()) fail("skipping gave an error");
+  const Outcome sc = read(text, mode, true, true, true);
+  if (!sa.error.empty() || !sb.error.empty() || !sc.error.empty()) {
+    fail("skipping gave an error");
+  }
   if (sa.events != sb.events) fail("engines disagree on skipped events");
+  if (sa.events != sc.events) fail("chunks change the skipped events");
   for (int variant = 0; variant < 3; ++variant) {
     jbx::WriteOptions o;
     o.compact = variant == 0;

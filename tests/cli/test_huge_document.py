@@ -1,0 +1,146 @@
+"""End-to-end tests of one JSON document larger than the reader indexes at
+once (32 MiB): it is indexed a chunk at a time, so the output is the same
+as for any document, errors keep their exact line and column, and peak
+memory does not grow with the document."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import case, run_all  # noqa: E402
+from measure import run  # noqa: E402
+
+MIB = 1 << 20
+
+
+def record(i):
+    """A record with commas inside strings (where a chunk may not end),
+    a string longer than most, a big integer and a null."""
+    return ('{"id":%d,"name":"récord %d, with a comma","price":%d.25,'
+            '"big":%d,"tags":["a,b","c"],"note":"%s","none":null}' %
+            (i, i, i, 2**64 + i, "x," * 300))
+
+
+def document(size, long_string=0):
+    """A compact array of records of about `size` bytes; with long_string,
+    one member in the middle is a string of that many bytes."""
+    parts, n, i = [], 0, 0
+    while n < size:
+        parts.append(record(i))
+        n += len(parts[-1]) + 1
+        i += 1
+    if long_string:
+        parts[len(parts) // 2] = '{"long":"%s"}' % ("é," * (long_string // 3))
+    return ("[" + ",".join(parts) + "]").encode()
+
+
+def write(d, name, data):
+    path = os.path.join(d, name)
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def same_output(long_string=0):
+    """fmt -c gives back the compact input, from a file and from a pipe,
+    and so does the way through CBOR and back."""
+    def check(d, out, err):
+        data = document(40 * MIB, long_string)
+        path = write(d, "huge.json", data)
+        got = os.path.join(d, "got.json")
+        for pipe in (False, True):
+            code, err, _ = run(["fmt", "-c"], path, pipe=pipe, out_path=got)
+            assert code == 0 and err == b"", err
+            assert read(got) == data + b"\n", "fmt -c changed the document"
+        cbor = os.path.join(d, "huge.cbor")
+        code, err, _ = run(["convert", "-t", "cbor", path, "-o", cbor])
+        assert code == 0, err
+        code, err, _ = run(["convert", "-t", "json", "-c", cbor],
+                           out_path=got)
+        assert code == 0, err
+        assert read(got) == data + b"\n", "the way through CBOR differs"
+    return check
+
+
+case("fmt_and_cbor_of_a_huge_document", ["--version"], stdout=None,
+     check=same_output())
+case("a_string_longer_than_a_chunk", ["--version"], stdout=None,
+     check=same_output(long_string=3 * MIB))
+
+
+def error_at(change, want):
+    """An error placed in the middle of a huge document (a chunk that is
+    not the last) or at its end: the message and column are exact, from
+    fmt (exit code 2) and validate (1: the input is not valid)."""
+    def check(d, out, err):
+        data = document(40 * MIB)
+        data, at = change(data)
+        # Columns count characters, not bytes.
+        column = len(data[:at].decode()) + 1
+        path = write(d, "bad.json", data)
+        expected = "jbx: error: %s:1:%d: %s" % (path, column, want)
+        for command, exit_code in (("fmt", 2), ("validate", 1)):
+            code, err, _ = run([command, path])
+            assert code == exit_code, (command, code)
+            first = err.decode().split("\n")[0]
+            assert first == expected, "%s\n%s" % (first, expected)
+    return check
+
+
+def bad_utf8(data):
+    at = data.index(b'"note":"', len(data) // 2) + 8
+    return data[:at] + b"\xff" + data[at + 1:], at
+
+
+def double_colon(data):
+    at = data.index(b'"price":', len(data) // 2) + 7
+    return data[:at] + b"::" + data[at + 1:], at + 1
+
+
+def cut_short(data):
+    return data[:-3], len(data) - 3
+
+
+case("invalid_utf8_in_the_middle", ["--version"], stdout=None,
+     check=error_at(bad_utf8, "invalid UTF-8 byte 0xff in string"))
+case("grammar_error_in_the_middle", ["--version"], stdout=None,
+     check=error_at(double_colon, "expected a value, found ':'"))
+case("cut_short_at_the_end", ["--version"], stdout=None,
+     check=error_at(cut_short, "unexpected end of input in 'null'"))
+
+
+def memory_flat(args, bound_mib, output_held=False):
+    """Peak RSS for a 64 MiB document exceeds that for a 2 MiB one by less
+    than bound_mib (the input whole and its index would add about 110),
+    plus, with output_held, the growth of the output."""
+    def check(d, out, err):
+        peaks, sizes = [], []
+        for size in (2 * MIB, 64 * MIB):
+            path = write(d, "doc.json", document(size))
+            output = os.path.join(d, "out")
+            code, err, rss = run(args + [path], out_path=output)
+            assert code == 0, err
+            peaks.append(rss / 1024)
+            sizes.append(os.path.getsize(output) / MIB)
+        grew = peaks[1] - peaks[0]
+        bound = bound_mib + (sizes[1] - sizes[0] if output_held else 0)
+        assert grew < bound, "peak RSS grew by %.1f MiB, bound %.1f" % (
+            grew, bound)
+    return check
+
+
+case("fmt_in_bounded_memory", ["--version"], stdout=None,
+     check=memory_flat(["fmt"], 24))
+case("validate_in_bounded_memory", ["--version"], stdout=None,
+     check=memory_flat(["validate"], 24))
+# CBOR holds its output until the counts of the containers are known,
+# but nothing of the input or its index.
+case("cbor_holds_only_its_output", ["--version"], stdout=None,
+     check=memory_flat(["convert", "-t", "cbor"], 24, output_held=True))
+
+run_all()
