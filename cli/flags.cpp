@@ -95,7 +95,8 @@ constexpr FlagSpec kFlags[] = {
      "output",
      "Sort object keys",
      "Write object members sorted by key (byte order of their UTF-8), "
-     "recursively.",
+     "recursively. Each object not inside another is held until it ends, "
+     "so a top-level array of records is sorted one record at a time.",
      {},
      Completion::none,
      kOutputCmds},

@@ -29,12 +29,39 @@ void sort_members(Value& v) {
   }
 }
 
-void SortKeys::end_document() {
+Flow SortKeys::begin_object() {
+  if (stopped_) return Flow::stop;
+  ++held_;
+  return tree_.begin_object();
+}
+
+void SortKeys::end_object() {
+  tree_.end_object();
+  if (--held_ > 0) return;
+  // The outermost object held: sorted and sent on. Throws what `next`
+  // throws.
   tree_.end_document();
-  Value doc = tree_.take();
-  sort_members(doc);
-  replay(doc, next_);
-  next_.end_document();
+  Value v = tree_.take();
+  sort_members(v);
+  if (!replay(v, next_)) stopped_ = true;
+}
+
+Flow SortKeys::begin_array() {
+  if (stopped_) return Flow::stop;
+  if (held_ > 0) {
+    ++held_;
+    return tree_.begin_array();
+  }
+  return next_.begin_array();
+}
+
+void SortKeys::end_array() {
+  if (held_ > 0) {
+    tree_.end_array();
+    --held_;
+    return;
+  }
+  next_.end_array();
 }
 
 }  // namespace jbx
