@@ -41,11 +41,12 @@ class SimdProgress {
 
 /// How the engine indexes a large document: a chunk at a time, so that
 /// memory does not grow with the document (a whole document's index takes
-/// four bytes per structural character) and the walk reads it front to
-/// back. Tests make the chunks tiny.
+/// four bytes per structural character), the index of a chunk is still in
+/// the CPU's cache when the walk reads it, and the walk reads the input
+/// front to back. Tests make the chunks tiny.
 struct SimdChunking {
   std::size_t chunk = std::size_t{512} << 10;
-  std::size_t from = std::size_t{32} << 20;  // documents this large on
+  std::size_t from = std::size_t{1} << 20;  // documents this large on
   // A chunk that is not the last gives the walk at least this many tokens
   // (at least 4); a token longer than a chunk makes the chunk grow.
   std::uint32_t min_tokens = 64;

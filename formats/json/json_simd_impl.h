@@ -259,7 +259,6 @@ class IndexWalker {
         chunks_(chunks),
         final_(final) {
     if (!final_) len_ = idx_[n_];
-    limit_ = limit();
   }
 
   bool emitted = false;  // some event went out
@@ -269,31 +268,24 @@ class IndexWalker {
   bool stopped = false;  // the handler returned Flow::stop
   std::size_t consumed = 0;
 
-  // Walks the container document starting at the first token.
-  Code run();
+  // Walks the container document starting at the first token. Not inlined
+  // into its caller: the walk is compiled best as a function of its own.
+  [[gnu::noinline]] Code run();
 
  private:
-  // Tokens a state may look at from its first: it and the two after it
-  // (a key, its colon; an end of token is the next token's start).
-  static constexpr std::uint32_t kLookahead = 3;
-  // The first token a state may not start at before the next chunk is
-  // indexed.
-  std::uint32_t limit() const {
-    return final_ ? UINT32_MAX : n_ - (kLookahead - 1);
-  }
-  // Whether token i and the ones after it a state looks at are indexed;
-  // if not, the next chunk is indexed from token i on, which becomes 0.
-  [[gnu::always_inline]] bool have(std::uint32_t& i, Code& err) {
+  // Where a state finds no token it can take, at token i: in a chunk that
+  // is not the last, at() gives NUL past its tokens. If i is at the end of
+  // such a chunk (or the last token of it, whose next one a state wants
+  // too), the next chunk is indexed from token i on, i becomes 0 and
+  // SUCCESS says to try the state again; otherwise `error`, the state's
+  // own. The walk so checks for the end of a chunk only where it would
+  // otherwise report an error.
+  Code more(std::uint32_t& i, Code error) {
     if constexpr (kChunked) {
-      if (i >= limit_) [[unlikely]] {
-        err = next_chunk(i);
-        limit_ = limit();
-        return err == simdjson::SUCCESS;
-      }
+      if (!final_ && i + 1 >= n_) return next_chunk(i);
     }
     static_cast<void>(i);
-    static_cast<void>(err);
-    return true;
+    return error;
   }
   Code next_chunk(std::uint32_t& i);
 
@@ -355,7 +347,6 @@ class IndexWalker {
   Chunks* chunks_;
   std::size_t base_ = 0;
   bool final_;  // the chunk reaches the document's end
-  std::uint32_t limit_;
 };
 
 template <class H, bool kChunked>
@@ -392,18 +383,21 @@ bool IndexWalker<H, kChunked>::unescape(std::string_view raw,
 template <class H, bool kChunked>
 std::size_t IndexWalker<H, kChunked>::end_after_stop(std::uint32_t i,
                                                      std::uint32_t open) {
-  Code err = simdjson::SUCCESS;
-  for (++i;; ++i) {
-    if (!have(i, err)) return doc_len_;
-    if (i >= n_) break;
+  for (++i;;) {
+    if (i >= n_) {
+      const Code err = more(i, simdjson::TAPE_ERROR);
+      if (err == simdjson::TAPE_ERROR) return base_ + len_;
+      if (err) return doc_len_;
+      continue;
+    }
     const char c = buf_[idx_[i]];
     if (c == '{' || c == '[') {
       ++open;
     } else if ((c == '}' || c == ']') && --open == 0) {
       return base_ + (i + 1 < n_ ? idx_[i + 1] : len_);
     }
+    ++i;
   }
-  return base_ + len_;
 }
 
 template <class H, bool kChunked>
@@ -550,10 +544,12 @@ template <class H, bool kChunked>
 Code IndexWalker<H, kChunked>::skip_container(std::uint32_t& i,
                                               std::uint32_t depth) {
   std::uint32_t open = 1;
-  Code err = simdjson::SUCCESS;
-  for (++i;; ++i) {
-    if (!have(i, err)) return err;
-    if (i >= n_) break;
+  for (++i;;) {
+    if (i >= n_) {
+      const Code err = more(i, simdjson::TAPE_ERROR);
+      if (err) return err;
+      continue;
+    }
     const char c = buf_[idx_[i]];
     if (c == '{' || c == '[') {
       if (depth + ++open > max_depth_) return simdjson::DEPTH_ERROR;
@@ -561,8 +557,8 @@ Code IndexWalker<H, kChunked>::skip_container(std::uint32_t& i,
       ++i;
       return simdjson::SUCCESS;
     }
+    ++i;
   }
-  return simdjson::TAPE_ERROR;
 }
 
 // The states of the walk, as in simdjson's own stage 2: after a container
@@ -575,7 +571,6 @@ Code IndexWalker<H, kChunked>::run() {
   bool array = false;
 
 value:  // token i starts a value inside `depth` containers
-  if (!have(i, err)) return err;
   switch (at(i)) {
     case '{':
     case '[':
@@ -595,7 +590,11 @@ value:  // token i starts a value inside `depth` containers
       if (array) goto array_begin;
       goto object_begin;
     default:
-      if (!starts_value(at(i))) return simdjson::TAPE_ERROR;
+      if (!starts_value(at(i))) {
+        err = more(i, simdjson::TAPE_ERROR);
+        if (err) return err;
+        goto value;
+      }
       err = scalar(i);
       if (err) return err;
       ++i;
@@ -607,22 +606,43 @@ object_begin:
     ++i;
     goto scope_end;
   }
+  if constexpr (kChunked) {
+    if (at(i) == '\0') {
+      err = more(i, simdjson::TAPE_ERROR);
+      if (err) return err;
+      goto object_begin;
+    }
+  }
 object_field:
-  if (!have(i, err)) return err;
-  if (at(i) != '"') return simdjson::TAPE_ERROR;
-  if (!member_key(i, depth, err)) return err;
-  if (at(i + 1) != ':') return simdjson::TAPE_ERROR;
+  if constexpr (kChunked) {
+    // The colon is checked before the key goes out, so that a state tried
+    // again in the next chunk has sent nothing.
+    if (at(i) != '"' || at(i + 1) != ':') {
+      err = more(i, simdjson::TAPE_ERROR);
+      if (err) return err;
+      goto object_field;
+    }
+    if (!member_key(i, depth, err)) return err;
+  } else {
+    if (at(i) != '"') return simdjson::TAPE_ERROR;
+    if (!member_key(i, depth, err)) return err;
+    if (at(i + 1) != ':') return simdjson::TAPE_ERROR;
+  }
   i += 2;
   if (!skip_next_) goto value;
   // The handler skipped the member's value: passed over, not sent.
   skip_next_ = false;
-  if (!starts_value(at(i))) return simdjson::TAPE_ERROR;
+skipped_value:
+  if (!starts_value(at(i))) {
+    err = more(i, simdjson::TAPE_ERROR);
+    if (err) return err;
+    goto skipped_value;
+  }
   if (at(i) == '{' || at(i) == '[') {
     err = skip_container(i, depth);
     if (err) return err;
   } else {
     ++i;  // a skipped scalar, like a skipped container, is not looked at
-    if (!have(i, err)) return err;
   }
 object_continue:
   switch (at(i)) {
@@ -633,13 +653,22 @@ object_continue:
       ++i;
       goto scope_end;
     default:
-      return simdjson::TAPE_ERROR;
+      err = more(i, simdjson::TAPE_ERROR);
+      if (err) return err;
+      goto object_continue;
   }
 
 array_begin:
   if (at(i) == ']') {
     ++i;
     goto scope_end;
+  }
+  if constexpr (kChunked) {
+    if (at(i) == '\0') {
+      err = more(i, simdjson::TAPE_ERROR);
+      if (err) return err;
+      goto array_begin;
+    }
   }
   goto value;
 array_continue:
@@ -651,7 +680,9 @@ array_continue:
       ++i;
       goto scope_end;
     default:
-      return simdjson::TAPE_ERROR;
+      err = more(i, simdjson::TAPE_ERROR);
+      if (err) return err;
+      goto array_continue;
   }
 
 scope_end:
@@ -664,7 +695,6 @@ scope_end:
     h_.end_object();
   }
   --depth;
-  if (!have(i, err)) return err;
 after_value:
   if (depth == 0) {
     consumed = base_ + (i < n_ ? idx_[i] : len_);

@@ -1,7 +1,7 @@
-"""End-to-end tests of one JSON document larger than the reader indexes at
-once (32 MiB): it is indexed a chunk at a time, so the output is the same
-as for any document, errors keep their exact line and column, and peak
-memory does not grow with the document."""
+"""End-to-end tests of one large JSON document, which the reader indexes a
+chunk at a time and reads front to back: the output is the same as for any
+document, errors keep their exact line and column, and peak memory does
+not grow with the document."""
 
 import os
 import sys
