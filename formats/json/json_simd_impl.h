@@ -235,8 +235,8 @@ class Chunks {
 
 // Sends the events of the document indexed by stage 1 to H. A template so
 // that the JSON writer (a final class) is called without virtual dispatch.
-// kChunked: the document is indexed a chunk at a time (Chunks); each state
-// of the walk that takes a token first checks that the chunk has it.
+// kChunked: the document is indexed a chunk at a time (Chunks); the walk
+// asks for the next chunk where a state finds no token it can take (more()).
 template <class H, bool kChunked = false>
 class IndexWalker {
  public:
