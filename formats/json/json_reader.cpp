@@ -312,7 +312,13 @@ bool JsonReader::next_line(std::size_t& begin, std::size_t& end) {
 bool JsonReader::stream_end(std::size_t& end) {
   const char* p = buf_.data();
   const std::size_t n = buf_end_;
-  if (!scan_.active) scan_ = Scan{true, buf_begin_, 0, false, false};
+  if (!scan_.active) scan_ = Scan{true, buf_begin_, 0, false, false, false};
+  if (scan_.found) {
+    // Found before the last refill, when the document ended with what had
+    // been read and the caller wanted to see one byte past it.
+    end = scan_.pos;
+    return true;
+  }
   std::size_t i = scan_.pos;
   const char first = p[buf_begin_];
   const bool container = first == '{' || first == '[';
@@ -350,7 +356,8 @@ bool JsonReader::stream_end(std::size_t& end) {
       } else if (c == '"') {
         scan_.in_string = false;
         if (!container) {
-          end = i;
+          end = scan_.pos = i;
+          scan_.found = true;
           return true;
         }
       }
@@ -360,7 +367,8 @@ bool JsonReader::stream_end(std::size_t& end) {
       ++scan_.depth;
     } else if (c == '}' || c == ']') {
       if (--scan_.depth == 0) {
-        end = i;
+        end = scan_.pos = i;
+        scan_.found = true;
         return true;
       }
     }

@@ -116,6 +116,7 @@ class JsonReader final : public Reader {
     std::uint64_t depth = 0;
     bool in_string = false;
     bool escape = false;
+    bool found = false;  // the end is at pos (asked again after a refill)
   } scan_;
   Line error_line_;
 };

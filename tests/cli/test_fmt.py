@@ -353,4 +353,17 @@ scenario("stream_document_across_chunks", stream_long_document)
 scenario("stream_first_stops_reading_an_endless_pipe",
          stream_first_stops_reading)
 
+# A document from a pipe that ends with the input and without a newline:
+# the read that brings its last byte does not yet know that the input
+# ends, so the end found is kept across the next read. Larger than the
+# first reads, for arrays and for strings.
+_NESTED = "[" + ",".join('[[{"a":[[],{}]}]]' for _ in range(8000)) + "]"
+case("piped_document_ending_the_input", ["fmt", "-c"], stdin=_NESTED,
+     stdout=_NESTED + "\n")
+_LONG = '"' + "x," * 60000 + '"'
+case("piped_string_ending_the_input", ["fmt", "-c"], stdin=_LONG,
+     stdout=_LONG + "\n")
+case("piped_documents_ending_the_input", ["fmt", "-c"],
+     stdin=_NESTED + " " + _LONG, stdout=_NESTED + "\n" + _LONG + "\n")
+
 run_all()
