@@ -224,10 +224,9 @@ class Chunks {
   // Indexes doc[from, ...): sets the tokens the walk may take, of which
   // the last is followed by the start of the next one (or is the last of
   // the document, `final`).
+  // The walk needs nothing before doc[from] any more.
   virtual Code index(const char* doc, std::size_t doc_len, std::size_t from,
                      std::uint32_t& tokens, bool& final) = 0;
-  // The walk needs nothing before doc[offset] any more.
-  virtual void passed(std::size_t offset) = 0;
 
  protected:
   ~Chunks() = default;
@@ -352,7 +351,6 @@ class IndexWalker {
 template <class H, bool kChunked>
 Code IndexWalker<H, kChunked>::next_chunk(std::uint32_t& i) {
   const std::size_t from = base_ + idx_[i];
-  chunks_->passed(from);
   std::uint32_t tokens = 0;
   const Code err = chunks_->index(doc_, doc_len_, from, tokens, final_);
   if (err) return err;
@@ -385,9 +383,8 @@ std::size_t IndexWalker<H, kChunked>::end_after_stop(std::uint32_t i,
                                                      std::uint32_t open) {
   for (++i;;) {
     if (i >= n_) {
-      const Code err = more(i, simdjson::TAPE_ERROR);
-      if (err == simdjson::TAPE_ERROR) return base_ + len_;
-      if (err) return doc_len_;
+      // The document's end, or the next chunk.
+      if (more(i, simdjson::TAPE_ERROR)) return doc_len_;
       continue;
     }
     const char c = buf_[idx_[i]];
@@ -721,9 +718,6 @@ class Engine final : public SimdEngine, Chunks {
   bool reserve(std::size_t len);
   Code index(const char* doc, std::size_t doc_len, std::size_t from,
              std::uint32_t& tokens, bool& final) override;
-  void passed(std::size_t offset) override {
-    if (progress_ != nullptr) progress_->passed(offset);
-  }
 
   std::unique_ptr<simdjson::internal::dom_parser_implementation> stage1_;
   std::uint32_t max_depth_;
@@ -762,6 +756,7 @@ bool Engine::reserve(std::size_t len) {
 
 Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
                    std::uint32_t& tokens, bool& final) {
+  if (progress_ != nullptr) progress_->passed(from);
   const char* p = doc + from;
   const std::size_t rest = doc_len - from;
   const auto stage1 = [&](std::size_t len, simdjson::stage1_mode mode) {
