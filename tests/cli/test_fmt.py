@@ -8,6 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import JBX, case, jbx_run, run_all  # noqa: E402
+from measure import SANITIZED  # noqa: E402
 
 DOC = '{"a":[1,2],"b":{"c":"é","d":[]},"e":{}}'
 PRETTY = ('{\n  "a": [\n    1,\n    2\n  ],\n  "b": {\n    "c": "é",\n'
@@ -311,10 +312,7 @@ def stream_bounded(d):
     assert p.returncode == 0, p.stderr
     assert p.stdout == RECORD * n
     peak_kib = int(p.stderr.split()[-1])
-    # AddressSanitizer's shadow memory and quarantine add their own.
-    with open(JBX, "rb") as f:
-        sanitized = b"__asan_init" in f.read()
-    assert peak_kib < (96 if sanitized else 32) * 1024, peak_kib
+    assert peak_kib < (96 if SANITIZED else 32) * 1024, peak_kib
 
 
 def stream_error_far_in(d):
