@@ -262,6 +262,9 @@ class FusedFeatures final : public Handler {
     Flow f;
     return release(f);
   }
+  /// Whether the innermost container is an array (for drop-all; out of
+  /// line, as only drop-all asks).
+  bool in_array() const;
   /// The consumer said stop.
   void stop() {
     stopped_ = true;
@@ -348,14 +351,9 @@ class FusedFeatures final : public Handler {
                         std::string_view name);
   /// Sets `c`'s words for comparing with names read.
   static void set_words(CachedKey& c, std::string_view name);
-  /// on_key() for a plain name in an object without a shape (and keys_),
-  /// shorter for one that keys_ keeps as it is.
+  /// on_key() for a plain name in an object without a shape, shorter for
+  /// one that needs no renaming.
   Flow unshaped_key(std::string_view name);
-  /// Records and sends a plain name kept as it is, in an object without a
-  /// shape.
-  [[gnu::always_inline]] Flow send_kept(std::string_view name);
-  /// send_cached() for on_key().
-  [[gnu::noinline]] Flow send_cached_key(const CachedKey& c);
   /// Sends a name as renamed (`renamed`: with KeyRenamer::kPadding).
   [[gnu::always_inline]] Flow send_name(std::string_view name, bool plain,
                                         bool renamed);
@@ -391,7 +389,7 @@ class FusedFeatures final : public Handler {
   // Shapes kept at most; beyond, new places are not cached until the
   // document ends.
   static constexpr std::size_t kMaxShapes = 4096;
-  bool cache_ = false;  // keys_ or tracker_, with a replayable tracker
+  bool cache_ = false;  // keys_, tracker_ or drop_, with a replayable tracker
   // Without the cache, each object opens its renamer level as it opens.
   bool eager_levels_ = false;
   std::deque<Shape> shapes_;  // stable addresses
@@ -426,10 +424,12 @@ class FusedFeatures final : public Handler {
   bool fast_dates_ = false;
   bool drop_ = false;       // --nulls=drop or drop-all
   bool drop_all_ = false;   // also null array elements
-  bool stopped_ = false;    // the consumer said stop (while dropping)
+  bool stopped_ = false;    // the consumer said stop to a held key
   bool fast_keys_ = false;  // cache_ and not stopped_: on_key()'s fast path
-  // The key held back until its value shows whether the member stays:
-  // the next key of a clean shape, loose_, or key_.
+  // The key held back until its value comes (and shows whether the
+  // member stays): the next key of a clean shape, loose_, or key_
+  // (general_key() holds one only while dropping nulls). release() then
+  // writes it inline with the value.
   const CachedKey* held_ = nullptr;
   // A plain name kept as it is in an object without a shape, held: only
   // `out`, the name read, is set.

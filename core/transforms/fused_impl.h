@@ -198,7 +198,8 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   if (o.dates) date_writer_.emplace(std::move(*o.dates));
   fast_dates_ = date_reader_ && date_reader_->reads_iso() && date_writer_ &&
                 date_writer_->instants_fixed();
-  cache_ = (keys_ || tracker_) && (!tracker_ || tracker_->replayable());
+  cache_ =
+      (keys_ || tracker_ || drop_) && (!tracker_ || tracker_->replayable());
   fast_keys_ = cache_;
   eager_levels_ = keys_ && !cache_;
 }
@@ -568,13 +569,6 @@ void FusedFeatures<Next>::reshape(Open& o) {
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::send_cached_key(const CachedKey& c) {
-  const Flow f = send_cached(c);
-  if (f != Flow::visit) value_end();
-  return f;
-}
-
-template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::on_key(
     std::string_view name, bool plain) {
   // The next key of a clean shape: renamed, matched and checked for
@@ -597,11 +591,10 @@ template <class Next>
           }
         }
         key_slot_ = &c;
-        if (!drop_) return send_cached_key(c);
         held_ = &c;
         return Flow::visit;
       }
-    } else if (o.shape == nullptr && keys_) {
+    } else if (o.shape == nullptr) {
       return unshaped_key(name);
     }
   }
@@ -614,17 +607,12 @@ template <class Next>
   // general_key() for a plain name kept as it is in an object that is not
   // cached: nothing to rename, remember or replay. Out of on_key(), which
   // every key goes through, so that the keys of shapes pay nothing for it.
-  if (!keys_->kept(name)) return general_key(name, true);
+  if (keys_ && !keys_->kept(name)) return general_key(name, true);
   key_slot_ = nullptr;
   if (live_ != nullptr) live_->on_key(name);
-  if (!drop_) {
-    const Flow f = send_kept(name);
-    if (f != Flow::visit) value_end();
-    return f;
-  }
-  if (keys_->try_add_kept(name)) [[likely]] {
+  if (!keys_ || keys_->try_add_kept(name)) [[likely]] {
     // Recorded now (it cannot collide) and taken back if its value is a
-    // null; held like the next key of a shape, as written.
+    // null that is dropped; held like the next key of a shape, as written.
     loose_.out = name;
     held_ = &loose_;
     return Flow::visit;
@@ -637,15 +625,8 @@ template <class Next>
 }
 
 template <class Next>
-[[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_kept(
-    std::string_view name) {
-  keys_->add_member(Renamed{name, name, nullptr});  // (level opened)
-  return send_name(name, true, false);
-}
-
-template <class Next>
 Flow FusedFeatures<Next>::general_key(std::string_view name, bool plain) {
-  if (drop_ && stopped_) {
+  if (stopped_) {
     if (live_ != nullptr) live_->on_key(name);
     key_slot_ = nullptr;  // (the object is not recorded)
     value_end();
@@ -772,14 +753,13 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::null_value() {
   selected();  // a null at a date path stays null
-  if (held_ != nullptr || has_key_) {
+  if (drop_ && (held_ != nullptr || has_key_)) {
     // The member disappears with its key.
     if (key_slot_ != nullptr) key_slot_->dropped = top_->serial;
-    if (held_ == &loose_) keys_->drop_last_member();
+    if (held_ == &loose_ && keys_) keys_->drop_last_member();
     held_ = nullptr;
     has_key_ = false;
-  } else if (!(drop_all_ && !in_array_.empty() && in_array_.back()) &&
-             !stopped_) {
+  } else if (release() && !(drop_all_ && in_array())) {
     next_.null_value();
   }
   value_end();
@@ -895,6 +875,11 @@ template <class Next>
 void FusedFeatures<Next>::annotation(const Annotation& a) {
   // An annotated null is a typed value, so its member is kept.
   if (release()) next_.annotation(a);
+}
+
+template <class Next>
+bool FusedFeatures<Next>::in_array() const {
+  return !in_array_.empty() && in_array_.back();
 }
 
 template <class Next>

@@ -117,7 +117,8 @@ class PathTracker {
   }
   /// on_key() for a member whose step in this context is known. `name`
   /// must stay valid while the member is entered (it is not copied).
-  void on_key(std::string_view name, const KeyStep& step) {
+  [[gnu::always_inline]] void on_key(std::string_view name,
+                                     const KeyStep& step) {
     ++depth_;
     if (dead_from_ != 0) return;
     // What enter_member() does when it computes `step`.

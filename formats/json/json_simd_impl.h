@@ -152,7 +152,7 @@ inline NumberKind number_kind(std::string_view s, NumberParts& parts) {
 // Whether s[0, n) holds a backslash. The bytes after the text are readable
 // (a text is followed by its closing quote, and the input by its padding),
 // so the tail is tested in a whole block with the bytes past n masked off.
-inline bool has_backslash(const char* s, std::size_t n) {
+[[gnu::always_inline]] inline bool has_backslash(const char* s, std::size_t n) {
 #if defined(__AVX2__)
   const __m256i bs = _mm256_set1_epi8('\\');
   while (n >= 32) {
