@@ -607,20 +607,26 @@ template <class Next>
   // general_key() for a plain name kept as it is in an object that is not
   // cached: nothing to rename, remember or replay. Out of on_key(), which
   // every key goes through, so that the keys of shapes pay nothing for it.
-  if (keys_ && !keys_->kept(name)) return general_key(name, true);
+  if (keys_) {
+    if (!keys_->kept(name)) return general_key(name, true);
+    if (!keys_->try_add_kept(name)) [[unlikely]] {
+      // Another member was renamed: add_member() checks this one.
+      key_slot_ = nullptr;
+      if (live_ != nullptr) live_->on_key(name);
+      key_checked_ = false;
+      key_ = Renamed{name, name, nullptr};
+      key_plain_ = true;
+      has_key_ = true;
+      return Flow::visit;
+    }
+    // Recorded now (it cannot collide), and taken back if its value is a
+    // null that is dropped.
+  }
+  // Held like the next key of a shape, as written.
   key_slot_ = nullptr;
   if (live_ != nullptr) live_->on_key(name);
-  if (!keys_ || keys_->try_add_kept(name)) [[likely]] {
-    // Recorded now (it cannot collide) and taken back if its value is a
-    // null that is dropped; held like the next key of a shape, as written.
-    loose_.out = name;
-    held_ = &loose_;
-    return Flow::visit;
-  }
-  key_checked_ = false;
-  key_ = Renamed{name, name, nullptr};
-  key_plain_ = true;
-  has_key_ = true;
+  loose_.out = name;
+  held_ = &loose_;
   return Flow::visit;
 }
 
