@@ -750,8 +750,17 @@ constexpr std::uint32_t kPow10[] = {
 
 }  // namespace
 
-bool parse_iso_fast(std::string_view t, std::int64_t& local_seconds,
-                    std::uint32_t& nanos, std::int32_t& offset) {
+namespace {
+
+// What parse_iso_fast() reads: the wall clock as written, its fraction
+// (nanoseconds) and its offset (seconds).
+struct IsoParts {
+  std::uint32_t year, month, day, hour, minute, second, nanos;
+  std::int32_t offset;
+};
+
+[[gnu::always_inline]] inline bool parse_iso_parts(std::string_view t,
+                                                   IsoParts& r) {
   const std::size_t n = t.size();
   if (n < 20) return false;
   const char* p = t.data();
@@ -828,13 +837,70 @@ bool parse_iso_fast(std::string_view t, std::int64_t& local_seconds,
   } else {
     return false;  // no offset, or another spelling of one
   }
-  local_seconds =
-      fast_days_from_civil(y, static_cast<int>(mo), static_cast<int>(d)) *
-          kDay +
-      static_cast<std::int64_t>(h * 3600 + mi * 60 + sec);
-  nanos = frac;
-  offset = off;
+  r = IsoParts{y, mo, d, h, mi, sec, frac, off};
   return true;
+}
+
+}  // namespace
+
+bool parse_iso_fast(std::string_view t, std::int64_t& local_seconds,
+                    std::uint32_t& nanos, std::int32_t& offset) {
+  IsoParts r;
+  if (!parse_iso_parts(t, r)) return false;
+  local_seconds =
+      fast_days_from_civil(r.year, static_cast<int>(r.month),
+                           static_cast<int>(r.day)) *
+          kDay +
+      static_cast<std::int64_t>(r.hour * 3600 + r.minute * 60 + r.second);
+  nanos = r.nanos;
+  offset = r.offset;
+  return true;
+}
+
+bool parse_iso_fast_fields(std::string_view t, Fields& f,
+                           std::int32_t& offset) {
+  IsoParts r;
+  if (!parse_iso_parts(t, r)) return false;
+  f.year = r.year;
+  f.month = static_cast<int>(r.month);
+  f.day = static_cast<int>(r.day);
+  f.hour = static_cast<int>(r.hour);
+  f.minute = static_cast<int>(r.minute);
+  f.second = static_cast<int>(r.second);
+  f.nanos = r.nanos;
+  offset = r.offset;
+  return true;
+}
+
+void shift_fields(Fields& f, std::int32_t seconds) {
+  if (seconds == 0) return;
+  constexpr std::int32_t kDaySeconds = 86400;
+  std::int32_t sod = f.hour * 3600 + f.minute * 60 + f.second + seconds;
+  int days = 0;
+  for (; sod < 0; sod += kDaySeconds) --days;
+  for (; sod >= kDaySeconds; sod -= kDaySeconds) ++days;
+  f.hour = sod / 3600;
+  f.minute = sod / 60 % 60;
+  f.second = sod % 60;
+  if (days == 0) return;
+  // At most a month's end or start away: one step of month.
+  f.day += days;
+  if (f.day < 1) {
+    if (--f.month < 1) {
+      f.month = 12;
+      --f.year;
+    }
+    f.day += days_in_month(f.year, f.month);
+  } else if (f.day > 28) {
+    const int last = days_in_month(f.year, f.month);
+    if (f.day > last) {
+      f.day -= last;
+      if (++f.month > 12) {
+        f.month = 1;
+        ++f.year;
+      }
+    }
+  }
 }
 
 namespace {
@@ -1124,6 +1190,7 @@ DatePattern DatePattern::compile(std::string_view pattern) {
       throw usage("unsupported year width 'yyy'");
     }
     if (c == 'z' || c == 'Z' || c == 'X') p.has_zone_ = true;
+    if (c == 'E') p.has_weekday_ = true;
     if (c == 'z') ++p.abbr_items_;  // an abbreviation, or an offset
     p.items_.push_back(Item{c, count, {}});
     i = j;

@@ -133,6 +133,15 @@ bool parse_iso(std::string_view text, Parsed& out, ParseError& err);
 /// reads or rejects as ever.
 bool parse_iso_fast(std::string_view text, std::int64_t& local_seconds,
                     std::uint32_t& nanos, std::int32_t& offset);
+/// parse_iso_fast() that leaves the wall clock in fields, as written (the
+/// weekday is not set): for a formatter that shows it at an offset
+/// (shift_fields()) without going through seconds since 1970.
+bool parse_iso_fast_fields(std::string_view text, Fields& f,
+                           std::int32_t& offset);
+
+/// Moves the wall clock in `f` (not its weekday) by `seconds`, at most
+/// 28 days either way.
+void shift_fields(Fields& f, std::int32_t seconds);
 
 /// A compiled date pattern in java.time letters (DateTimeFormatter):
 /// y M d H h m s S a E z Z X, text in single quotes ('' is a quote), and
@@ -161,6 +170,8 @@ class DatePattern {
              const std::string& tzdir) const;
   /// True when the pattern writes or reads a zone or offset.
   bool has_zone() const { return has_zone_; }
+  /// True when the pattern writes the day of the week ('E').
+  bool has_weekday() const { return has_weekday_; }
 
  private:
   void compile_layout();
@@ -183,6 +194,7 @@ class DatePattern {
   std::uint8_t layout_size_ = 0;
   bool has_layout_ = false;
   bool has_zone_ = false;
+  bool has_weekday_ = false;
   bool escape_free_ = true;
   std::size_t bound_ = 0;       // size_bound() without abbreviations
   std::size_t abbr_items_ = 0;  // 'z' items

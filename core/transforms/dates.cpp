@@ -138,6 +138,20 @@ DateFormatter::Result DateFormatter::format_instant(std::int64_t seconds,
                                                     std::uint32_t nanos) {
   // The usual case, an instant shown at a fixed offset: no zone lookup.
   dt::Fields f = dt::fields_from_local(seconds + fixed_state_.offset, nanos);
+  return format_fixed(f);
+}
+
+DateFormatter::Result DateFormatter::format_wall_clock(dt::Fields f,
+                                                       std::int32_t offset) {
+  dt::shift_fields(f, fixed_state_.offset - offset);
+  if (f_.kind == DateFormat::Kind::pattern && f_.pattern.has_weekday()) {
+    f.weekday =
+        dt::weekday_from_days(dt::days_from_civil(f.year, f.month, f.day));
+  }
+  return format_fixed(f);
+}
+
+DateFormatter::Result DateFormatter::format_fixed(dt::Fields& f) {
   f.offset = fixed_state_.offset;
   f.abbr = fixed_state_.abbr;
   const bool pattern = f_.kind == DateFormat::Kind::pattern;

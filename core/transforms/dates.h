@@ -54,8 +54,14 @@ class DateFormatter {
   bool instants_fixed() const { return instants_fixed_; }
   /// format() of the instant `seconds` since 1970, with instants_fixed().
   Result format_instant(std::int64_t seconds, std::uint32_t nanos);
+  /// format_instant() of the instant that the wall clock `f` (its weekday
+  /// unset) shows at `offset`, as datetime::parse_iso_fast_fields() reads
+  /// it: shifted to the format's offset without counting days since 1970.
+  Result format_wall_clock(datetime::Fields f, std::int32_t offset);
 
  private:
+  /// Writes `f`, a wall clock at the fixed offset, with instants_fixed().
+  Result format_fixed(datetime::Fields& f);
   const datetime::TimeZone& zone_named(std::string_view name);
 
   DateFormat f_;

@@ -178,4 +178,77 @@ BOOST_AUTO_TEST_CASE(zoned_local_date_times_resolve_in_their_zone) {
                         });
 }
 
+BOOST_AUTO_TEST_CASE(wall_clocks_at_an_offset_as_instants) {
+  // format_wall_clock() shifts the text's own fields to the format's
+  // offset; format_instant() counts seconds since 1970: the same text, at
+  // month and year ends, leap days, before 1970 and at the edges of the
+  // offsets (+-18:00), with and without the day of the week.
+  const char* const patterns[] = {"iso8601", "yyyy-MM-dd HH:mm:ss",
+                                  "E yyyy/MM/dd'T'HH:mm:ss.SSS Z"};
+  const std::int32_t zones[] = {0,         8 * 3600,   -5 * 3600,
+                                18 * 3600, -18 * 3600, 5 * 3600 + 1800};
+  const std::int32_t offsets[] = {
+      0,          8 * 3600,        -5 * 3600,       18 * 3600,
+      -18 * 3600, 5 * 3600 + 1800, -9 * 3600 - 1800};
+  std::uint64_t seed = 12345;
+  const auto next = [&seed] {
+    seed = seed * 6364136223846793005u + 1442695040888963407u;
+    return seed >> 33;
+  };
+  int checked = 0;
+  for (const char* pattern : patterns) {
+    for (const std::int32_t zone : zones) {
+      tf::DateFormatter f(
+          tf::DateFormat::parse(pattern, dt::TimeZone::fixed(zone)));
+      BOOST_TEST_REQUIRE(f.instants_fixed());
+      for (int k = 0; k < 3000; ++k) {
+        // Days from 1600 to 2400, biased to the first and last days of
+        // months; times near midnight.
+        const auto day = static_cast<std::int64_t>(next() % 292000) - 135000;
+        dt::Fields w = dt::fields_from_local(day * 86400, 0);
+        if (k % 2 == 0) {
+          w.day = k % 4 == 0 ? 1 : dt::days_in_month(w.year, w.month);
+        }
+        w.hour = static_cast<int>(next() % 24);
+        w.minute = static_cast<int>(next() % 60);
+        w.second = static_cast<int>(next() % 60);
+        w.nanos = static_cast<std::uint32_t>(next() % 1000) * 1000000;
+        const std::int32_t offset = offsets[next() % std::size(offsets)];
+        const std::int64_t local =
+            dt::days_from_civil(w.year, w.month, w.day) * 86400 +
+            w.hour * 3600 + w.minute * 60 + w.second;
+        const std::string want(f.format_instant(local - offset, w.nanos).text);
+        const std::string got(f.format_wall_clock(w, offset).text);
+        BOOST_TEST(got == want, local << " at " << offset);
+        ++checked;
+      }
+    }
+  }
+  BOOST_TEST(checked == 54000);
+}
+
+BOOST_AUTO_TEST_CASE(iso_text_read_as_fields) {
+  dt::Fields f;
+  std::int32_t offset = 0;
+  BOOST_TEST_REQUIRE(
+      dt::parse_iso_fast_fields("2024-02-29T23:59:58.123+05:30", f, offset));
+  BOOST_TEST(f.year == 2024);
+  BOOST_TEST(f.month == 2);
+  BOOST_TEST(f.day == 29);
+  BOOST_TEST(f.hour == 23);
+  BOOST_TEST(f.minute == 59);
+  BOOST_TEST(f.second == 58);
+  BOOST_TEST(f.nanos == 123000000u);
+  BOOST_TEST(offset == 5 * 3600 + 1800);
+  BOOST_TEST(!dt::parse_iso_fast_fields("2023-02-29T00:00:00Z", f, offset));
+  BOOST_TEST(!dt::parse_iso_fast_fields("2024-02-29T00:00:00", f, offset));
+  dt::shift_fields(f, -(23 * 3600 + 59 * 60 + 58) - 1);  // a second before
+  BOOST_TEST(f.day == 28);
+  BOOST_TEST(f.hour == 23);
+  BOOST_TEST(f.second == 59);
+  f = dt::Fields{2023, 12, 31, 23, 0, 0, 0, 0, 0, {}};
+  dt::shift_fields(f, 3600);
+  BOOST_TEST((f.year == 2024 && f.month == 1 && f.day == 1 && f.hour == 0));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -326,12 +326,10 @@ bool FusedFeatures<Next>::string_date(std::string_view s) {
   if (fast_dates_) {
     // What text() and format() do with the usual text, without the
     // Timestamp between them.
-    std::int64_t local = 0;
-    std::uint32_t nanos = 0;
+    datetime::Fields f;
     std::int32_t offset = 0;
-    if (datetime::parse_iso_fast(s, local, nanos, offset)) {
-      if (release())
-        send_date(date_writer_->format_instant(local - offset, nanos));
+    if (datetime::parse_iso_fast_fields(s, f, offset)) {
+      if (release()) send_date(date_writer_->format_wall_clock(f, offset));
       return true;
     }
   }
