@@ -61,20 +61,32 @@ struct Outcome {
 };
 
 // The simdjson walk over every document a few bytes of index at a time,
-// as it reads a document too large to index at once.
-constexpr jbx::SimdChunking kTinyChunks{16, 0, 4};
+// as it reads a document too large to index at once: each chunk indexed
+// when the walk comes to it.
+constexpr jbx::SimdChunking kTinyChunks{16, 0, 4, false};
+// The same, each chunk indexed on a second thread while the walk reads
+// the one before; larger, since every chunk costs a hand-over.
+constexpr jbx::SimdChunking kChunksAhead{64, 0, 4, true};
+
+// kChunksAhead, with chunks large enough that `text` makes at most about
+// a hundred.
+jbx::SimdChunking chunks_ahead(const std::string& text) {
+  jbx::SimdChunking c = kChunksAhead;
+  c.chunk = std::max(c.chunk, text.size() / 100);
+  return c;
+}
 
 // Reads every document of `text`; simd=false forces the scalar parser,
-// chunked makes the simdjson walk index each document in tiny chunks.
+// `chunks` makes the simdjson walk index each document in chunks.
 Outcome read_all(const std::string& text, jbx::JsonMode mode, bool simd,
                  Recorder rec = Recorder(), std::uint32_t max_depth = 1024,
-                 bool chunked = false) {
+                 const jbx::SimdChunking* chunks = nullptr) {
   auto src = jbx::Source::from_memory("t", text);
   jbx::ReadOptions ro;
   ro.max_depth = max_depth;
   jbx::JsonReader reader(*src, ro, mode);
   if (!simd) reader.set_simd_limit(0);
-  if (chunked) reader.set_simd_chunking(kTinyChunks);
+  if (chunks != nullptr) reader.set_simd_chunking(*chunks);
   Outcome out;
   for (;;) {
     try {
@@ -90,21 +102,26 @@ Outcome read_all(const std::string& text, jbx::JsonMode mode, bool simd,
   return out;
 }
 
-// Both engines, and the simdjson one in tiny chunks, must agree on errors,
-// and on events when there is none (before an error they may have
-// delivered different amounts). Returns the simdjson engine's outcome.
+// Both engines, and the simdjson one in chunks (indexed in turn and
+// ahead), must agree on errors, and on events when there is none (before
+// an error they may have delivered different amounts). Returns the
+// simdjson engine's outcome.
 Outcome read_both(const std::string& text,
                   jbx::JsonMode mode = jbx::JsonMode::single,
                   Recorder rec = Recorder(), std::uint32_t max_depth = 1024) {
   const Outcome a = read_all(text, mode, true, rec, max_depth);
   const Outcome b = read_all(text, mode, false, rec, max_depth);
-  const Outcome c = read_all(text, mode, true, rec, max_depth, true);
+  const Outcome c = read_all(text, mode, true, rec, max_depth, &kTinyChunks);
+  const jbx::SimdChunking ahead = chunks_ahead(text);
+  const Outcome d = read_all(text, mode, true, rec, max_depth, &ahead);
   if (a.error.empty()) {
     BOOST_TEST(a.events == b.events, "events differ for " << text);
     BOOST_TEST(a.events == c.events, "chunked events differ for " << text);
+    BOOST_TEST(a.events == d.events, "events ahead differ for " << text);
   }
   BOOST_TEST(a.error == b.error, "errors differ for " << text);
   BOOST_TEST(a.error == c.error, "chunked errors differ for " << text);
+  BOOST_TEST(a.error == d.error, "errors ahead differ for " << text);
   return a;
 }
 
@@ -305,9 +322,10 @@ BOOST_AUTO_TEST_CASE(skipped_values_are_passed_over_by_the_index) {
   Recorder skip;
   skip.skip_key = "b";
   const std::string bad = R"({"a":1,"b":[1,2,],"c":3})";
-  for (const bool chunked : {false, true}) {
+  for (const auto* chunks : {static_cast<const jbx::SimdChunking*>(nullptr),
+                             &kTinyChunks, &kChunksAhead}) {
     const Outcome o =
-        read_all(bad, jbx::JsonMode::single, true, skip, 1024, chunked);
+        read_all(bad, jbx::JsonMode::single, true, skip, 1024, chunks);
     BOOST_TEST(o.error == "");
     BOOST_TEST(o.events == "{ k:a n:1 k:b k:c n:3 } | ");
   }

@@ -43,13 +43,17 @@ class SimdProgress {
 /// memory does not grow with the document (a whole document's index takes
 /// four bytes per structural character), the index of a chunk is still in
 /// the CPU's cache when the walk reads it, and the walk reads the input
-/// front to back. Tests make the chunks tiny.
+/// front to back. The next chunk is indexed while the walk reads one.
+/// Tests make the chunks tiny.
 struct SimdChunking {
   std::size_t chunk = std::size_t{512} << 10;
   std::size_t from = std::size_t{1} << 20;  // documents this large on
   // A chunk that is not the last gives the walk at least this many tokens
   // (at least 4); a token longer than a chunk makes the chunk grow.
   std::uint32_t min_tokens = 64;
+  // The next chunk is indexed on a second thread while the walk reads
+  // this one (when the process may run on more than one CPU).
+  bool ahead = true;
 };
 
 class SimdEngine {

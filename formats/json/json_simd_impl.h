@@ -31,6 +31,7 @@
 
 #include "core/error.h"
 #include "core/transforms/fused_impl.h"
+#include "core/worker.h"
 #include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_fused.h"
 #include "formats/json/json_simd.h"
@@ -221,12 +222,18 @@ using Code = simdjson::error_code;
 // last token may be cut short and is indexed again with the next chunk.
 class Chunks {
  public:
-  // Indexes doc[from, ...): sets the tokens the walk may take, of which
-  // the last is followed by the start of the next one (or is the last of
-  // the document, `final`).
-  // The walk needs nothing before doc[from] any more.
+  struct Chunk {
+    // The index: tokens from the chunk's start.
+    const simdjson::internal::dom_parser_implementation* stage1 = nullptr;
+    // The tokens the walk may take, of which the last is followed by the
+    // start of the next chunk (or is the last of the document, `final`).
+    std::uint32_t tokens = 0;
+    bool final = false;
+  };
+  // Indexes doc[from, ...). The walk needs nothing before doc[from] any
+  // more, nor the index of the chunk before.
   virtual Code index(const char* doc, std::size_t doc_len, std::size_t from,
-                     std::uint32_t& tokens, bool& final) = 0;
+                     Chunk& c) = 0;
 
  protected:
   ~Chunks() = default;
@@ -249,7 +256,7 @@ class IndexWalker {
         len_(len),
         idx_(stage1.structural_indexes.get()),
         n_(chunks != nullptr ? tokens : stage1.n_structural_indexes),
-        stage1_(stage1),
+        stage1_(&stage1),
         max_depth_(max_depth),
         stack_(stack),
         scratch_(scratch),
@@ -334,7 +341,7 @@ class IndexWalker {
   std::size_t len_;
   const std::uint32_t* idx_;
   std::uint32_t n_;
-  const simdjson::internal::dom_parser_implementation& stage1_;
+  const simdjson::internal::dom_parser_implementation* stage1_;
   std::uint32_t max_depth_;
   std::vector<std::uint8_t>& stack_;  // per open container: 1 array, 0 object
   std::string& scratch_;
@@ -351,13 +358,15 @@ class IndexWalker {
 template <class H, bool kChunked>
 Code IndexWalker<H, kChunked>::next_chunk(std::uint32_t& i) {
   const std::size_t from = base_ + idx_[i];
-  std::uint32_t tokens = 0;
-  const Code err = chunks_->index(doc_, doc_len_, from, tokens, final_);
+  Chunks::Chunk c;
+  const Code err = chunks_->index(doc_, doc_len_, from, c);
   if (err) return err;
+  final_ = c.final;
+  stage1_ = c.stage1;
   base_ = from;
   buf_ = doc_ + from;
-  idx_ = stage1_.structural_indexes.get();
-  n_ = tokens;
+  idx_ = stage1_->structural_indexes.get();
+  n_ = c.tokens;
   len_ = final_ ? doc_len_ - from : idx_[n_];
   at_ = 0;
   i = 0;
@@ -371,7 +380,7 @@ bool IndexWalker<H, kChunked>::unescape(std::string_view raw,
   const std::size_t need = raw.size() + simdjson::SIMDJSON_PADDING;
   if (scratch_.size() < need) grow_scratch(scratch_, need);
   auto* dst = reinterpret_cast<std::uint8_t*>(scratch_.data());
-  const std::uint8_t* end = stage1_.parse_string(
+  const std::uint8_t* end = stage1_->parse_string(
       reinterpret_cast<const std::uint8_t*>(raw.data()), dst);
   if (end == nullptr) return false;
   out = std::string_view(scratch_.data(), static_cast<std::size_t>(end - dst));
@@ -711,20 +720,48 @@ class Engine final : public SimdEngine, Chunks {
   void set_chunking(const SimdChunking& c) override { chunking_ = c; }
 
  private:
+  using Parser = std::unique_ptr<simdjson::internal::dom_parser_implementation>;
+
   template <class H>
   SimdResult walk(const char* p, std::size_t len, H& h);
   template <class W>
   SimdResult finish(W& w);
-  bool reserve(std::size_t len);
+  static bool reserve(Parser& parser, std::size_t len);
   Code index(const char* doc, std::size_t doc_len, std::size_t from,
-             std::uint32_t& tokens, bool& final) override;
+             Chunk& c) override;
+  // Indexes the chunk at doc[from] with `parser`, on either thread.
+  Code index_with(Parser& parser, const char* doc, std::size_t doc_len,
+                  std::size_t from, std::uint32_t& tokens, bool& final) const;
 
-  std::unique_ptr<simdjson::internal::dom_parser_implementation> stage1_;
+  // The next chunk, indexed on the worker's thread while the walk reads
+  // this one: from the token after this chunk's last, where the walk
+  // nearly always asks for it. Otherwise it is indexed again, here.
+  struct Ahead {
+    bool pending = false;  // the worker has it, or had it
+    const char* doc = nullptr;
+    std::size_t doc_len = 0;
+    std::size_t from = 0;
+    Code err = simdjson::SUCCESS;
+    std::uint32_t tokens = 0;
+    bool final = false;
+  };
+  static void index_ahead(void* engine);
+  // Waits for the worker: the walk ends, or it asks for the next chunk.
+  void settle() {
+    if (!ahead_.pending) return;
+    worker_.wait();
+    ahead_.pending = false;
+  }
+
+  Parser stage1_;
+  Parser next_;  // the worker's, for the next chunk
   std::uint32_t max_depth_;
   std::vector<std::uint8_t> stack_;
   std::string scratch_;
   SimdProgress* progress_ = nullptr;
   SimdChunking chunking_;
+  Ahead ahead_;
+  Worker worker_;
 };
 
 inline SimdResult failure(Code e, bool emitted = false) {
@@ -735,33 +772,73 @@ inline SimdResult failure(Code e, bool emitted = false) {
   return r;
 }
 
-bool Engine::reserve(std::size_t len) {
-  if (stage1_ != nullptr && stage1_->capacity() >= len) return true;
+bool Engine::reserve(Parser& parser, std::size_t len) {
+  if (parser != nullptr && parser->capacity() >= len) return true;
   // Grow by at least half, so JSON Lines of rising length reallocate
   // rarely; simdjson allocates four bytes of index per byte of capacity.
   std::size_t cap = std::max<std::size_t>(len, 1 << 16);
-  if (stage1_ != nullptr) {
-    cap = std::max(cap, stage1_->capacity() + stage1_->capacity() / 2);
+  if (parser != nullptr) {
+    cap = std::max(cap, parser->capacity() + parser->capacity() / 2);
   }
   cap = std::min<std::size_t>(std::max(cap, len),
                               simdjson::SIMDJSON_MAXSIZE_BYTES);
-  if (stage1_ == nullptr) {
+  if (parser == nullptr) {
     // The depth sizes simdjson's own stage 2, which this walk replaces.
     return simdjson::get_active_implementation()
-               ->create_dom_parser_implementation(cap, 1, stage1_) ==
+               ->create_dom_parser_implementation(cap, 1, parser) ==
            simdjson::SUCCESS;
   }
-  return stage1_->set_capacity(cap) == simdjson::SUCCESS;
+  return parser->set_capacity(cap) == simdjson::SUCCESS;
 }
 
 Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
-                   std::uint32_t& tokens, bool& final) {
+                   Chunk& c) {
   if (progress_ != nullptr) progress_->passed(from);
+  settle();
+  Code err = simdjson::SUCCESS;
+  if (ahead_.doc == doc && ahead_.from == from && ahead_.doc_len == doc_len) {
+    // The chunk indexed ahead, in next_: its index becomes the walk's.
+    stage1_.swap(next_);
+    err = ahead_.err;
+    c.tokens = ahead_.tokens;
+    c.final = ahead_.final;
+  } else {
+    err = index_with(stage1_, doc, doc_len, from, c.tokens, c.final);
+  }
+  ahead_.doc = nullptr;
+  if (err) return err;
+  c.stage1 = stage1_.get();
+  if (!c.final && chunking_.ahead && Worker::useful()) {
+    ahead_ = Ahead{true,
+                   doc,
+                   doc_len,
+                   from + stage1_->structural_indexes[c.tokens],
+                   simdjson::SUCCESS,
+                   0,
+                   false};
+    worker_.start(&Engine::index_ahead, this);
+  }
+  return simdjson::SUCCESS;
+}
+
+void Engine::index_ahead(void* engine) {
+  auto& e = *static_cast<Engine*>(engine);
+  Ahead& a = e.ahead_;
+  try {
+    a.err = e.index_with(e.next_, a.doc, a.doc_len, a.from, a.tokens, a.final);
+  } catch (...) {
+    a.err = simdjson::MEMALLOC;  // (the task must not throw)
+  }
+}
+
+Code Engine::index_with(Parser& parser, const char* doc, std::size_t doc_len,
+                        std::size_t from, std::uint32_t& tokens,
+                        bool& final) const {
   const char* p = doc + from;
   const std::size_t rest = doc_len - from;
   const auto stage1 = [&](std::size_t len, simdjson::stage1_mode mode) {
-    if (!reserve(len)) return simdjson::MEMALLOC;
-    return stage1_->stage1(reinterpret_cast<const std::uint8_t*>(p), len, mode);
+    if (!reserve(parser, len)) return simdjson::MEMALLOC;
+    return parser->stage1(reinterpret_cast<const std::uint8_t*>(p), len, mode);
   };
   for (std::size_t len = chunking_.chunk;; len *= 2) {
     if (rest <= len + len / 2) {
@@ -769,7 +846,7 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
       final = true;
       const Code err = stage1(rest, simdjson::stage1_mode::regular);
       if (err) return err;
-      tokens = stage1_->n_structural_indexes;
+      tokens = parser->n_structural_indexes;
       return tokens == 0 ? simdjson::EMPTY : simdjson::SUCCESS;
     }
     final = false;
@@ -783,7 +860,7 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
       const Code err = stage1(cut, simdjson::stage1_mode::regular);
       if (err != simdjson::UNCLOSED_STRING) {
         if (err) return err;
-        tokens = stage1_->n_structural_indexes;
+        tokens = parser->n_structural_indexes;
         if (tokens <= chunking_.min_tokens) continue;
         // The next chunk starts at the last token (the comma).
         --tokens;
@@ -798,11 +875,11 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
     // checked UTF-8: that is done below.
     const Code err = stage1(len, simdjson::stage1_mode::streaming_partial);
     if (err != simdjson::SUCCESS && err != simdjson::CAPACITY) return err;
-    const std::uint32_t n = stage1_->n_structural_indexes;
+    const std::uint32_t n = parser->n_structural_indexes;
     if (n <= chunking_.min_tokens) continue;
     // The last token may be cut short: the next chunk starts with it.
     tokens = n - 1;
-    const std::uint32_t next = stage1_->structural_indexes[tokens];
+    const std::uint32_t next = parser->structural_indexes[tokens];
     if (!simdjson::validate_utf8(p, next)) return simdjson::UTF8_ERROR;
     return simdjson::SUCCESS;
   }
@@ -836,12 +913,20 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
     IndexWalker<H> w(h, p, len, *stage1_, max_depth_, stack_, scratch_);
     return finish(w);
   }
-  std::uint32_t tokens = 0;
-  bool final = false;
-  const Code err = index(p, len, 0, tokens, final);
+  // However the walk ends (an error, a stop, an exception), the worker is
+  // done with the document before the caller is given it back.
+  struct Settle {
+    Engine& e;
+    ~Settle() {
+      e.settle();
+      e.ahead_.doc = nullptr;
+    }
+  } settle{*this};
+  Chunk c;
+  const Code err = index(p, len, 0, c);
   if (err) return failure(err);
-  IndexWalker<H, true> w(h, p, len, *stage1_, max_depth_, stack_, scratch_,
-                         this, tokens, final);
+  IndexWalker<H, true> w(h, p, len, *c.stage1, max_depth_, stack_, scratch_,
+                         this, c.tokens, c.final);
   return finish(w);
 }
 
@@ -852,7 +937,7 @@ SimdResult Engine::parse(const char* p, std::size_t len, std::size_t capacity,
     return failure(simdjson::CAPACITY);
   progress_ = progress;
   if (len < chunking_.from) {
-    if (!reserve(len)) return failure(simdjson::MEMALLOC);
+    if (!reserve(stage1_, len)) return failure(simdjson::MEMALLOC);
     const Code err = stage1_->stage1(reinterpret_cast<const std::uint8_t*>(p),
                                      len, simdjson::stage1_mode::regular);
     if (err) return failure(err);

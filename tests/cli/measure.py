@@ -29,9 +29,11 @@ sys.exit(os.waitstatus_to_exitcode(status))
 """
 
 
-def run(args, stdin_path=None, pipe=False, out_path=os.devnull):
+def run(args, stdin_path=None, pipe=False, out_path=os.devnull,
+        one_cpu=False):
     """Runs jbx; returns (exit code, stderr, peak RSS in KiB). With pipe,
-    stdin_path is fed through `cat`, so jbx reads a pipe, not a file."""
+    stdin_path is fed through `cat`, so jbx reads a pipe, not a file. With
+    one_cpu, jbx may run on one CPU only (and so uses no second thread)."""
     feeder = None
     if stdin_path is None:
         stdin = subprocess.DEVNULL
@@ -46,9 +48,12 @@ def run(args, stdin_path=None, pipe=False, out_path=os.devnull):
     env["ASAN_OPTIONS"] = ":".join(
         x for x in (env.get("ASAN_OPTIONS"), "quarantine_size_mb=4") if x)
     with open(out_path, "wb") as out, tempfile.NamedTemporaryFile() as peak:
+        cpu = min(os.sched_getaffinity(0))
         p = subprocess.Popen([sys.executable, "-c", PEAK, peak.name, JBX] +
                              args, stdin=stdin, stdout=out,
-                             stderr=subprocess.PIPE, env=env)
+                             stderr=subprocess.PIPE, env=env,
+                             preexec_fn=(lambda: os.sched_setaffinity(0, {cpu}))
+                             if one_cpu else None)
         if feeder is not None:
             feeder.stdout.close()
         err = p.stderr.read()

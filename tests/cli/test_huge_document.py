@@ -1,7 +1,8 @@
 """End-to-end tests of one large JSON document, which the reader indexes a
-chunk at a time and reads front to back: the output is the same as for any
-document, errors keep their exact line and column, and peak memory does
-not grow with the document."""
+chunk at a time (the next one on a second thread, unless the process may
+run on one CPU only) and reads front to back: the output is the same as
+for any document, errors keep their exact line and column, and peak memory
+does not grow with the document."""
 
 import os
 import sys
@@ -48,13 +49,14 @@ def read(path):
 
 def same_output(long_string=0):
     """fmt -c gives back the compact input, from a file and from a pipe,
-    and so does the way through CBOR and back."""
+    on one CPU too, and so does the way through CBOR and back."""
     def check(d, out, err):
         data = document(40 * MIB, long_string)
         path = write(d, "huge.json", data)
         got = os.path.join(d, "got.json")
-        for pipe in (False, True):
-            code, err, _ = run(["fmt", "-c"], path, pipe=pipe, out_path=got)
+        for pipe, one_cpu in ((False, False), (True, False), (False, True)):
+            code, err, _ = run(["fmt", "-c"], path, pipe=pipe, out_path=got,
+                               one_cpu=one_cpu)
             assert code == 0 and err == b"", err
             assert read(got) == data + b"\n", "fmt -c changed the document"
         cbor = os.path.join(d, "huge.cbor")
@@ -76,7 +78,8 @@ case("a_string_longer_than_a_chunk", ["--version"], stdout=None,
 def error_at(change, want):
     """An error placed in the middle of a huge document (a chunk that is
     not the last) or at its end: the message and column are exact, from
-    fmt (exit code 2) and validate (1: the input is not valid)."""
+    fmt (exit code 2) and validate (1: the input is not valid, also on
+    one CPU)."""
     def check(d, out, err):
         data = document(40 * MIB)
         data, at = change(data)
@@ -84,8 +87,10 @@ def error_at(change, want):
         column = len(data[:at].decode()) + 1
         path = write(d, "bad.json", data)
         expected = "jbx: error: %s:1:%d: %s" % (path, column, want)
-        for command, exit_code in (("fmt", 2), ("validate", 1)):
-            code, err, _ = run([command, path])
+        for command, exit_code, one_cpu in (("fmt", 2, False),
+                                            ("validate", 1, False),
+                                            ("validate", 1, True)):
+            code, err, _ = run([command, path], one_cpu=one_cpu)
             assert code == exit_code, (command, code)
             first = err.decode().split("\n")[0]
             assert first == expected, "%s\n%s" % (first, expected)
