@@ -113,30 +113,13 @@ inline std::size_t sequence(const std::uint8_t* s, std::size_t n) {
 
 }  // namespace text_scan
 
-/// Scans s[0..n). Bytes up to `readable_end` (>= s + n) may be loaded, but
-/// never count: a short string is checked with whole-word loads and a mask,
-/// without a loop over its bytes.
-inline TextScan scan_text(const std::uint8_t* s, std::size_t n,
-                          const std::uint8_t* readable_end) {
+/// scan_text() from s[i] on, for what its inline part does not decide.
+[[gnu::noinline]] inline TextScan scan_text_from(
+    const std::uint8_t* s, std::size_t i, std::size_t n,
+    const std::uint8_t* readable_end) {
   using namespace text_scan;
   TextScan r;
-  std::size_t i = 0;
   const auto readable = static_cast<std::size_t>(readable_end - s);
-#if defined(__SSE2__)
-  // Most strings are under 32 bytes and of every length: two words checked
-  // at once, masked to the string, leave no branch on the length for the
-  // predictor to miss.
-  if (readable >= 2 * kWord) {
-    const std::uint64_t both = special(s) | (special(s + kWord) << kWord);
-    const std::uint64_t m = both & first_bytes(n < 2 * kWord ? n : 2 * kWord);
-    if (m == 0) {
-      if (n <= 2 * kWord) return r;
-      i = 2 * kWord;
-    } else {
-      i = static_cast<std::size_t>(std::countr_zero(m));
-    }
-  }
-#endif
   while (i < n) {
     std::uint64_t m = 0;
     if (i + kWord <= n) {
@@ -176,6 +159,31 @@ inline TextScan scan_text(const std::uint8_t* s, std::size_t n,
   return r;
 }
 
+/// Scans s[0..n). Bytes up to `readable_end` (>= s + n) may be loaded, but
+/// never count: a short string is checked with whole-word loads and a mask,
+/// without a loop over its bytes. Inline, for that case; the rest is not.
+[[gnu::always_inline]] inline TextScan scan_text(
+    const std::uint8_t* s, std::size_t n, const std::uint8_t* readable_end) {
+  using namespace text_scan;
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  // Most strings are under 32 bytes and of every length: two words checked
+  // at once, masked to the string, leave no branch on the length for the
+  // predictor to miss.
+  if (static_cast<std::size_t>(readable_end - s) >= 2 * kWord) {
+    const std::uint64_t both = special(s) | (special(s + kWord) << kWord);
+    const std::uint64_t m = both & first_bytes(n < 2 * kWord ? n : 2 * kWord);
+    if (m == 0) [[likely]] {
+      if (n <= 2 * kWord) return TextScan();
+      i = 2 * kWord;
+    } else {
+      i = static_cast<std::size_t>(std::countr_zero(m));
+    }
+  }
+#endif
+  return scan_text_from(s, i, n, readable_end);
+}
+
 /// Index of the first byte of s[0..n) that is a control character, '"',
 /// '\\' or >= 0x80, or n when there is none; `readable_end` as for
 /// scan_text. For text that is not UTF-8 (JSONB's Latin-1 strings): n means
@@ -210,8 +218,9 @@ inline std::size_t first_special(const std::uint8_t* s, std::size_t n,
 /// may be read (at least s.size()): the JSON writer copies a plain one in
 /// whole words when it can.
 template <class H>
-inline void emit_string(H& h, std::string_view s, bool plain,
-                        std::size_t readable) {
+[[gnu::always_inline]] inline void emit_string(H& h, std::string_view s,
+                                               bool plain,
+                                               std::size_t readable) {
   if constexpr (std::is_same_v<H, JsonWriter>) {
     if (plain) {
       h.direct_string(s, readable);
@@ -223,8 +232,8 @@ inline void emit_string(H& h, std::string_view s, bool plain,
 
 /// Delivers a scanned map key, like emit_string.
 template <class H>
-inline Flow emit_key(H& h, std::string_view s, bool plain,
-                     std::size_t readable) {
+[[gnu::always_inline]] inline Flow emit_key(H& h, std::string_view s,
+                                            bool plain, std::size_t readable) {
   if constexpr (std::is_same_v<H, JsonWriter>) {
     if (plain) return h.direct_key(s, readable);
   }
@@ -234,7 +243,7 @@ inline Flow emit_key(H& h, std::string_view s, bool plain,
 /// Delivers an integer; the JSON writer's inline form when it is the
 /// handler.
 template <class H>
-inline void emit_int(H& h, std::int64_t v) {
+[[gnu::always_inline]] inline void emit_int(H& h, std::int64_t v) {
   if constexpr (std::is_same_v<H, JsonWriter>) {
     h.direct_int(v);
   } else {

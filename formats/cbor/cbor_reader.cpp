@@ -264,6 +264,66 @@ class Decoder {
   }
 
  private:
+  // An item inside a container (the caller checked that one follows).
+  // The ones most documents are made of are read here, without item()'s
+  // call: small integers, short text, false, true and null. The rest, and
+  // a short text that runs past the input, go to item().
+  template <class H>
+  [[gnu::always_inline]] void value(H* h, std::uint32_t depth) {
+    const std::uint8_t ib = *p_;
+    const std::uint8_t* at = p_;
+    try {
+      if (ib < 24) {
+        ++p_;
+        if (h != nullptr) detail::emit_int(*h, ib);
+        return;
+      }
+      const std::size_t n = static_cast<std::uint8_t>(ib - 0x60);
+      if (n < 24 && n < left()) {
+        ++p_;
+        bool plain = true;
+        const std::string_view t = short_text(n, plain);
+        if (h != nullptr) {
+          detail::emit_string(
+              *h, t, plain,
+              static_cast<std::size_t>(
+                  end_ - reinterpret_cast<const std::uint8_t*>(t.data())));
+        }
+        return;
+      }
+      if (ib >= 0xf4 && ib <= 0xf6) {
+        ++p_;
+        if (h == nullptr) return;
+        if (ib == 0xf6) {
+          h->null_value();
+        } else {
+          h->bool_value(ib == 0xf5);
+        }
+        return;
+      }
+    } catch (Error& e) {
+      located(e, static_cast<std::size_t>(at - begin_));
+      throw;
+    }
+    item(h, depth);
+  }
+
+  // The n bytes of a text string at p_ (n <= left()), checked as UTF-8.
+  [[gnu::always_inline]] std::string_view short_text(std::size_t n,
+                                                     bool& plain) {
+    const std::uint8_t* s = p_;
+    const detail::TextScan scan = detail::scan_text(s, n, end_);
+    if (scan.invalid_at != detail::TextScan::npos) [[unlikely]] {
+      bad_utf8(s, scan.invalid_at);
+    }
+    if (!scan.plain) plain = false;
+    p_ += n;
+    return {reinterpret_cast<const char*>(s), n};
+  }
+  [[noreturn]] void bad_utf8(const std::uint8_t* s, std::size_t at) {
+    fail(Errc::invalid_utf8, "invalid UTF-8 in text string",
+         static_cast<std::size_t>(s - begin_) + at);
+  }
   // A handler's Error (a writer or transform refusing a value) has no
   // offset: it gets the offset of the item it was given, the innermost
   // item on the way out. The decoder's own errors have theirs.
@@ -395,8 +455,7 @@ class Decoder {
     const auto s = definite(hd);
     const detail::TextScan scan = detail::scan_text(s.data(), s.size(), end_);
     if (scan.invalid_at != detail::TextScan::npos) {
-      fail(Errc::invalid_utf8, "invalid UTF-8 in text string",
-           static_cast<std::size_t>(s.data() - begin_) + scan.invalid_at);
+      bad_utf8(s.data(), scan.invalid_at);
     }
     if (!scan.plain) plain = false;
     return s;
@@ -495,12 +554,12 @@ class Decoder {
           ++p_;
           break;
         }
-        item(live(c), depth + 1);
+        value(live(c), depth + 1);
       }
     } else {
       for (std::uint64_t i = 0; i < hd.arg; ++i) {
         if (at_end()) fail_end("array");
-        item(live(c), depth + 1);
+        value(live(c), depth + 1);
       }
     }
     if (live(c) != nullptr) c->end_array();
@@ -516,6 +575,25 @@ class Decoder {
   template <class H>
   H* map_key(H* c, std::uint32_t depth) {
     const std::size_t off = pos();
+    const std::size_t n = static_cast<std::uint8_t>(*p_ - 0x60);
+    if (n < 24 && n < left()) {
+      // A short text key, as value() reads one.
+      ++p_;
+      bool plain = true;
+      const std::string_view t = short_text(n, plain);
+      if (c == nullptr) return nullptr;
+      try {
+        return child(
+            c,
+            detail::emit_key(
+                *c, t, plain,
+                static_cast<std::size_t>(
+                    end_ - reinterpret_cast<const std::uint8_t*>(t.data()))));
+      } catch (Error& e) {
+        located(e, off);
+        throw;
+      }
+    }
     const std::uint8_t major = *p_ >> 5;
     if (major == 3) {
       const Head hd = head();
@@ -581,7 +659,7 @@ class Decoder {
       __builtin_prefetch(p_ + 512);
       H* v = map_key(live(c), depth);
       if (at_end()) fail_end("map");
-      item(live(v), depth + 1);
+      value(live(v), depth + 1);
     }
     if (live(c) != nullptr) c->end_object();
   }
