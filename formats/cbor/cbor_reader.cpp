@@ -278,6 +278,50 @@ class Decoder {
         if (h != nullptr) detail::emit_int(*h, ib);
         return;
       }
+      if (ib < 0x40) {
+        // Other integers: the head, then 0, 1, 2, 4 or 8 bytes.
+        const std::uint8_t ai = ib & 31;
+        const std::size_t n =
+            ai < 24 ? 0 : (ai < 28 ? std::size_t{1} << (ai - 24) : 8);
+        if (ai < 28 && n < left()) {
+          std::uint64_t arg = ai;
+          switch (n) {
+            case 1:
+              arg = p_[1];
+              break;
+            case 2:
+              arg = load_be<std::uint16_t>(p_ + 1);
+              break;
+            case 4:
+              arg = load_be<std::uint32_t>(p_ + 1);
+              break;
+            case 8:
+              arg = load_be<std::uint64_t>(p_ + 1);
+              break;
+            default:
+              break;
+          }
+          p_ += 1 + n;
+          if (h == nullptr) return;
+          if (arg > static_cast<std::uint64_t>(INT64_MAX)) [[unlikely]] {
+            if (ib < 0x20) {
+              h->uint_value(arg);
+            } else {
+              big_negative(h, arg);
+            }
+            return;
+          }
+          const auto v = static_cast<std::int64_t>(arg);
+          detail::emit_int(*h, ib < 0x20 ? v : -1 - v);
+          return;
+        }
+      }
+      if (ib == 0xfb && left() > 8) {
+        const double d = std::bit_cast<double>(load_be<std::uint64_t>(p_ + 1));
+        p_ += 9;
+        if (h != nullptr) h->double_value(d);
+        return;
+      }
       const std::size_t n = static_cast<std::uint8_t>(ib - 0x60);
       if (n < 24 && n < left()) {
         ++p_;
