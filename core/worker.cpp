@@ -2,34 +2,67 @@
 
 #include <sched.h>
 
-#include <condition_variable>
-#include <mutex>
+#include <atomic>
+#include <cstdint>
 #include <system_error>
 #include <thread>
 
 namespace jbx {
 
+namespace {
+
+// How many times a wait spins before it sleeps. The owner, which waits
+// for a task that takes a fraction of a millisecond, spins long: waking a
+// sleeping thread can take a tenth of one (in a virtual machine
+// especially). The thread, idle while its owner works, spins briefly: a
+// task posted to it while it sleeps waits that long, and the owner is
+// seldom as quick.
+constexpr int kOwnerSpins = 1 << 16;
+constexpr int kThreadSpins = 1 << 10;
+
+void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Returns once `a` is no longer `old`.
+void await_change(const std::atomic<std::uint32_t>& a, std::uint32_t old,
+                  int spins) {
+  for (int i = 0; i < spins; ++i) {
+    if (a.load(std::memory_order_acquire) != old) return;
+    relax();
+  }
+  a.wait(old, std::memory_order_acquire);
+}
+
+}  // namespace
+
+// The owner posts a task (or quit) and bumps `posted`; the thread runs it
+// and sets `done` to the count it has run. The plain fields are written
+// before a post and read after it.
 struct Worker::State {
-  std::mutex m;
-  std::condition_variable cv;  // a task was posted, one ended, or quit
+  std::atomic<std::uint32_t> posted{0};
+  std::atomic<std::uint32_t> done{0};
+  std::uint32_t target = 0;  // the owner's count of posts
   void (*task)(void*) = nullptr;
   void* arg = nullptr;
-  bool busy = false;  // a task is posted or running
   bool quit = false;
   std::thread thread;
 
+  void post() {
+    posted.store(++target, std::memory_order_release);
+    posted.notify_one();
+  }
   void loop() {
-    std::unique_lock lock(m);
+    std::uint32_t seen = 0;
     for (;;) {
-      cv.wait(lock, [this] { return task != nullptr || quit; });
-      if (task == nullptr) return;
-      void (*t)(void*) = task;
-      task = nullptr;
-      lock.unlock();
-      t(arg);
-      lock.lock();
-      busy = false;
-      cv.notify_all();
+      await_change(posted, seen, kThreadSpins);
+      seen = posted.load(std::memory_order_acquire);
+      if (quit) return;
+      task(arg);
+      done.store(seen, std::memory_order_release);
+      done.notify_one();
     }
   }
 };
@@ -38,12 +71,10 @@ Worker::Worker() = default;
 
 Worker::~Worker() {
   if (s_ == nullptr || !s_->thread.joinable()) return;
-  {
-    const std::lock_guard lock(s_->m);
-    s_->quit = true;
-  }
-  s_->cv.notify_all();
-  s_->thread.join();  // after the task, which the loop ends first
+  wait();
+  s_->quit = true;
+  s_->post();
+  s_->thread.join();
 }
 
 bool Worker::useful() {
@@ -65,19 +96,18 @@ void Worker::start(void (*task)(void*), void* arg) {
       return;
     }
   }
-  {
-    const std::lock_guard lock(s_->m);
-    s_->task = task;
-    s_->arg = arg;
-    s_->busy = true;
-  }
-  s_->cv.notify_all();
+  s_->task = task;
+  s_->arg = arg;
+  s_->post();
 }
 
 void Worker::wait() {
   if (s_ == nullptr) return;
-  std::unique_lock lock(s_->m);
-  s_->cv.wait(lock, [this] { return !s_->busy; });
+  for (;;) {
+    const std::uint32_t d = s_->done.load(std::memory_order_acquire);
+    if (d == s_->target) return;
+    await_change(s_->done, d, kOwnerSpins);
+  }
 }
 
 }  // namespace jbx
