@@ -63,10 +63,10 @@ struct Outcome {
 // The simdjson walk over every document a few bytes of index at a time,
 // as it reads a document too large to index at once: each chunk indexed
 // when the walk comes to it.
-constexpr jbx::SimdChunking kTinyChunks{16, 0, 4, false};
+constexpr jbx::SimdChunking kTinyChunks{16, 0, 4, SIZE_MAX};
 // The same, each chunk indexed on a second thread while the walk reads
 // the one before; larger, since every chunk costs a hand-over.
-constexpr jbx::SimdChunking kChunksAhead{64, 0, 4, true};
+constexpr jbx::SimdChunking kChunksAhead{64, 0, 4, 0};
 
 // kChunksAhead, with chunks large enough that `text` makes at most about
 // a hundred.

@@ -51,9 +51,11 @@ struct SimdChunking {
   // A chunk that is not the last gives the walk at least this many tokens
   // (at least 4); a token longer than a chunk makes the chunk grow.
   std::uint32_t min_tokens = 64;
-  // The next chunk is indexed on a second thread while the walk reads
-  // this one (when the process may run on more than one CPU).
-  bool ahead = true;
+  // In documents this large (SIZE_MAX: none) the next chunk is indexed on
+  // a second thread while the walk reads this one, when the process may
+  // run on more than one CPU. In smaller ones, starting the thread and
+  // its index cost about as much as the overlap gains.
+  std::size_t ahead_from = std::size_t{16} << 20;
 };
 
 class SimdEngine {

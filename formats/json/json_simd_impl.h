@@ -808,7 +808,7 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
   ahead_.doc = nullptr;
   if (err) return err;
   c.stage1 = stage1_.get();
-  if (!c.final && chunking_.ahead && Worker::useful()) {
+  if (!c.final && doc_len >= chunking_.ahead_from && Worker::useful()) {
     ahead_ = Ahead{true,
                    doc,
                    doc_len,

@@ -83,7 +83,8 @@ Outcome read(const std::string& text, jbx::JsonMode mode, bool simd,
   if (!simd) reader.set_simd_limit(0);
   // Inputs of an odd length are indexed ahead, on a second thread.
   if (chunked) {
-    reader.set_simd_chunking(jbx::SimdChunking{16, 0, 4, text.size() % 2 == 1});
+    reader.set_simd_chunking(
+        jbx::SimdChunking{16, 0, 4, text.size() % 2 == 1 ? 0 : SIZE_MAX});
   }
   Recorder rec;
   rec.skipping = skipping;
