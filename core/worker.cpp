@@ -11,13 +11,12 @@ namespace jbx {
 
 namespace {
 
-// How many times a wait spins before it sleeps. The owner, which waits
-// for a task that takes a fraction of a millisecond, spins long: waking a
-// sleeping thread can take a tenth of one (in a virtual machine
-// especially). The thread, idle while its owner works, spins briefly: a
-// task posted to it while it sleeps waits that long, and the owner is
-// seldom as quick.
-constexpr int kOwnerSpins = 1 << 16;
+// How many times a wait spins before it sleeps: waking a sleeping thread
+// can take a tenth of a millisecond (in a virtual machine especially),
+// about what a task takes. The owner, which waits for the task's result,
+// spins longer than the thread, idle while its owner works; spinning
+// longer still made neither faster, and cost CPU time.
+constexpr int kOwnerSpins = 1 << 12;
 constexpr int kThreadSpins = 1 << 10;
 
 void relax() {
