@@ -184,15 +184,12 @@ inline std::size_t sequence(const std::uint8_t* s, std::size_t n) {
   return scan_text_from(s, i, n, readable_end);
 }
 
-/// Index of the first byte of s[0..n) that is a control character, '"',
-/// '\\' or >= 0x80, or n when there is none; `readable_end` as for
-/// scan_text. For text that is not UTF-8 (JSONB's Latin-1 strings): n means
-/// plain ASCII.
-inline std::size_t first_special(const std::uint8_t* s, std::size_t n,
-                                 const std::uint8_t* readable_end) {
+/// first_special() from s[i] on, for what its inline part does not decide.
+[[gnu::noinline]] inline std::size_t first_special_from(
+    const std::uint8_t* s, std::size_t i, std::size_t n,
+    const std::uint8_t* readable_end) {
   using namespace text_scan;
   const auto readable = static_cast<std::size_t>(readable_end - s);
-  std::size_t i = 0;
   while (i < n) {
     std::uint64_t m = 0;
     if (i + kWord <= n) {
@@ -212,6 +209,25 @@ inline std::size_t first_special(const std::uint8_t* s, std::size_t n,
     i += kWord;
   }
   return n;
+}
+
+/// Index of the first byte of s[0..n) that is a control character, '"',
+/// '\\' or >= 0x80, or n when there is none; `readable_end` as for
+/// scan_text. For text that is not UTF-8 (JSONB's Latin-1 strings): n means
+/// plain ASCII. Inline for a short string, as scan_text() is.
+[[gnu::always_inline]] inline std::size_t first_special(
+    const std::uint8_t* s, std::size_t n, const std::uint8_t* readable_end) {
+  using namespace text_scan;
+#if defined(__SSE2__)
+  if (static_cast<std::size_t>(readable_end - s) >= 2 * kWord) {
+    const std::uint64_t both = special(s) | (special(s + kWord) << kWord);
+    const std::uint64_t m = both & first_bytes(n < 2 * kWord ? n : 2 * kWord);
+    if (m != 0) return static_cast<std::size_t>(std::countr_zero(m));
+    if (n <= 2 * kWord) return n;
+    return first_special_from(s, 2 * kWord, n, readable_end);
+  }
+#endif
+  return first_special_from(s, 0, n, readable_end);
 }
 
 /// Delivers a scanned string. `readable` is how many bytes from s.data()

@@ -319,7 +319,20 @@ class JsonbReader::Impl {
 
   // ---- strings ------------------------------------------------------------
 
-  std::string_view latin1(std::size_t len) {
+  // Inline for plain ASCII, the common case: passed on as it is, and the
+  // JSON writer need not scan it again.
+  [[gnu::always_inline]] std::string_view latin1(std::size_t len) {
+    const u8* s = p_ + pos_;
+    if (!jopt_.sniffing && detail::first_special(s, len, p_ + n_) == len) {
+      pos_ += len;
+      plain_ = true;
+      readable_ = static_cast<std::size_t>(p_ + n_ - s);
+      return {reinterpret_cast<const char*>(s), len};
+    }
+    return latin1_slowly(len);
+  }
+
+  [[gnu::noinline]] std::string_view latin1_slowly(std::size_t len) {
     const u8* s = p_ + pos_;
     if (jopt_.sniffing) {
       for (std::size_t k = 0; k < len; ++k) {
@@ -468,13 +481,18 @@ class JsonbReader::Impl {
   }
 
   // The body of a string tag `t` (tag already consumed at `at`).
-  std::string_view string_body(u8 t, std::size_t at) {
+  // Inline for the short strings fastjson2 spells in the tag.
+  [[gnu::always_inline]] std::string_view string_body(u8 t, std::size_t at) {
     plain_ = false;  // until latin1() or utf8() find otherwise
     if (t <= 0x78) {
       const std::size_t len = t - kStrFix0;
       need(len, "string", at);
       return latin1(len);
     }
+    return other_string_body(t, at);
+  }
+
+  [[gnu::noinline]] std::string_view other_string_body(u8 t, std::size_t at) {
     if (t == kSymbol) {
       if (pos_ >= n_) truncated("symbol", at);
       if (is_int32_family(p_[pos_])) return symbol_ref(integer("symbol"), at);
@@ -516,15 +534,19 @@ class JsonbReader::Impl {
   }
 
   // A string tag (0x49..0x7e) or a symbol (0x7f) at pos_.
-  std::string_view any_string(const char* what) {
+  [[gnu::always_inline]] std::string_view any_string(const char* what) {
     const std::size_t at = pos_;
     const u8 t = byte(what, at);
-    if (t < kStrFix0 || t > kSymbol) {
-      fail(Errc::syntax,
-           fmt::format("expected a string for {}, found tag 0x{:02x}", what, t),
-           at);
+    if (t < kStrFix0 || t > kSymbol) [[unlikely]] {
+      not_a_string(what, t, at);
     }
     return string_body(t, at);
+  }
+  [[noreturn, gnu::noinline]] void not_a_string(const char* what, u8 t,
+                                                std::size_t at) {
+    fail(Errc::syntax,
+         fmt::format("expected a string for {}, found tag 0x{:02x}", what, t),
+         at);
   }
 
   // A string tag without symbols (the string of a definition).
