@@ -40,7 +40,7 @@ constexpr int kBitsPerByte = 1;
 
 // Bit k set when byte k of p[0..16) is a control character, '"', '\\' or
 // >= 0x80 (a signed compare puts those below 0x20 too).
-inline std::uint64_t special(const std::uint8_t* p) {
+[[gnu::always_inline]] inline std::uint64_t special(const std::uint8_t* p) {
   __m128i v;
   std::memcpy(&v, p, sizeof v);
   const __m128i low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
@@ -51,7 +51,7 @@ inline std::uint64_t special(const std::uint8_t* p) {
 }
 
 // The mask bits of the first `k` (<= 2 * kWord) bytes.
-inline std::uint64_t first_bytes(std::size_t k) {
+[[gnu::always_inline]] inline std::uint64_t first_bytes(std::size_t k) {
   return (std::uint64_t{1} << k) - 1;
 }
 #else
@@ -65,7 +65,7 @@ constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
 // The high bit of each byte that is a control character, '"', '\\' or
 // >= 0x80. Bytes above a flagged one may be flagged falsely (borrows run
 // upwards); the lowest flagged byte is always right.
-inline std::uint64_t special(const std::uint8_t* p) {
+[[gnu::always_inline]] inline std::uint64_t special(const std::uint8_t* p) {
   std::uint64_t v;
   std::memcpy(&v, p, 8);
   if constexpr (std::endian::native == std::endian::big) {
@@ -79,7 +79,7 @@ inline std::uint64_t special(const std::uint8_t* p) {
   return (ctrl | quote | back | v) & kHighs;
 }
 
-inline std::uint64_t first_bytes(std::size_t k) {
+[[gnu::always_inline]] inline std::uint64_t first_bytes(std::size_t k) {
   return (std::uint64_t{1} << (8 * k)) - 1;
 }
 #endif
