@@ -36,6 +36,22 @@ T load_be(const std::uint8_t* p) {
   return v;
 }
 
+// The argument that follows a head with additional info 24..27: 1, 2, 4 or
+// 8 big-endian bytes at p.
+[[gnu::always_inline]] inline std::uint64_t argument(const std::uint8_t* p,
+                                                     std::uint8_t ai) {
+  switch (ai) {
+    case 24:
+      return p[0];
+    case 25:
+      return load_be<std::uint16_t>(p);
+    case 26:
+      return load_be<std::uint32_t>(p);
+    default:
+      return load_be<std::uint64_t>(p);
+  }
+}
+
 double half_to_double(std::uint16_t h) {
   const int exp = (h >> 10) & 0x1f;
   const int mant = h & 0x3ff;
@@ -284,23 +300,7 @@ class Decoder {
         const std::size_t n =
             ai < 24 ? 0 : (ai < 28 ? std::size_t{1} << (ai - 24) : 8);
         if (ai < 28 && n < left()) {
-          std::uint64_t arg = ai;
-          switch (n) {
-            case 1:
-              arg = p_[1];
-              break;
-            case 2:
-              arg = load_be<std::uint16_t>(p_ + 1);
-              break;
-            case 4:
-              arg = load_be<std::uint32_t>(p_ + 1);
-              break;
-            case 8:
-              arg = load_be<std::uint64_t>(p_ + 1);
-              break;
-            default:
-              break;
-          }
+          const std::uint64_t arg = ai < 24 ? ai : argument(p_ + 1, ai);
           p_ += 1 + n;
           if (h == nullptr) return;
           if (arg > static_cast<std::uint64_t>(INT64_MAX)) [[unlikely]] {
@@ -449,20 +449,7 @@ class Decoder {
         }
         fail_end(major_name(hd.major));
       }
-      switch (hd.ai) {
-        case 24:
-          hd.arg = p_[0];
-          break;
-        case 25:
-          hd.arg = load_be<std::uint16_t>(p_);
-          break;
-        case 26:
-          hd.arg = load_be<std::uint32_t>(p_);
-          break;
-        default:
-          hd.arg = load_be<std::uint64_t>(p_);
-          break;
-      }
+      hd.arg = argument(p_, hd.ai);
       p_ += n;
     } else if (hd.ai == 31 && hd.major >= 2 && hd.major <= 5) {
       hd.indefinite = true;
