@@ -282,8 +282,8 @@ class Decoder {
  private:
   // An item inside a container (the caller checked that one follows).
   // The ones most documents are made of are read here, without item()'s
-  // call: small integers, short text, false, true and null. The rest, and
-  // a short text that runs past the input, go to item().
+  // call: integers, float64, short text, false, true and null. The rest,
+  // and any of these cut short by the end of the input, go to item().
   template <class H>
   [[gnu::always_inline]] void value(H* h, std::uint32_t depth) {
     const std::uint8_t ib = *p_;
@@ -297,8 +297,7 @@ class Decoder {
       if (ib < 0x40) {
         // Other integers: the head, then 0, 1, 2, 4 or 8 bytes.
         const std::uint8_t ai = ib & 31;
-        const std::size_t n =
-            ai < 24 ? 0 : (ai < 28 ? std::size_t{1} << (ai - 24) : 8);
+        const std::size_t n = ai < 24 ? 0 : std::size_t{1} << (ai - 24);
         if (ai < 28 && n < left()) {
           const std::uint64_t arg = ai < 24 ? ai : argument(p_ + 1, ai);
           p_ += 1 + n;
@@ -327,12 +326,7 @@ class Decoder {
         ++p_;
         bool plain = true;
         const std::string_view t = short_text(n, plain);
-        if (h != nullptr) {
-          detail::emit_string(
-              *h, t, plain,
-              static_cast<std::size_t>(
-                  end_ - reinterpret_cast<const std::uint8_t*>(t.data())));
-        }
+        if (h != nullptr) detail::emit_string(*h, t, plain, readable(t));
         return;
       }
       if (ib >= 0xf4 && ib <= 0xf6) {
@@ -363,6 +357,11 @@ class Decoder {
     if (!scan.plain) plain = false;
     p_ += n;
     return {reinterpret_cast<const char*>(s), n};
+  }
+  // How many bytes from the start of a text in the input may be read.
+  std::size_t readable(std::string_view t) const {
+    return static_cast<std::size_t>(
+        end_ - reinterpret_cast<const std::uint8_t*>(t.data()));
   }
   [[noreturn]] void bad_utf8(const std::uint8_t* s, std::size_t at) {
     fail(Errc::invalid_utf8, "invalid UTF-8 in text string",
@@ -614,12 +613,7 @@ class Decoder {
       const std::string_view t = short_text(n, plain);
       if (c == nullptr) return nullptr;
       try {
-        return child(
-            c,
-            detail::emit_key(
-                *c, t, plain,
-                static_cast<std::size_t>(
-                    end_ - reinterpret_cast<const std::uint8_t*>(t.data()))));
+        return child(c, detail::emit_key(*c, t, plain, readable(t)));
       } catch (Error& e) {
         located(e, off);
         throw;
