@@ -4,10 +4,15 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <exception>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.h"
+#include "core/sink.h"
+#include "core/worker.h"
 #include "formats/binary_text.h"
 #include "formats/cbor/cbor_bignum.h"
 #include "formats/cbor/cbor_time.h"
@@ -243,6 +248,16 @@ class KeyText final : public Handler {
   bool after_key_ = false;
 };
 
+// Items to read up to a break: an indefinite-length container.
+constexpr std::uint64_t kUntilBreak = UINT64_MAX;
+
+// What a decoder needs to cut a large top-level array into pieces.
+struct Split {
+  Worker& worker;
+  std::size_t piece;       // bytes of input per piece, about
+  std::uint64_t kept = 0;  // pieces read by the worker and kept
+};
+
 struct Head {
   std::uint8_t major = 0;
   std::uint8_t ai = 0;
@@ -267,6 +282,8 @@ class Decoder {
 
   std::size_t pos() const { return static_cast<std::size_t>(p_ - begin_); }
   bool at_end() const { return p_ == end_; }
+  /// A top-level array read into a JsonWriter is then cut into pieces.
+  void set_split(Split* s) { split_ = s; }
 
   template <class H>
   void item(H* h, std::uint32_t depth) {
@@ -577,6 +594,10 @@ class Decoder {
            hd.offset);
     }
     H* c = child(h, h != nullptr ? h->begin_array() : Flow::visit);
+    std::uint64_t left = hd.indefinite ? kUntilBreak : hd.arg;
+    if constexpr (std::is_same_v<H, JsonWriter>) {
+      if (depth == 0 && split_ != nullptr && c != nullptr) split(c, left);
+    }
     if (hd.indefinite) {
       for (;;) {
         if (at_end()) fail_end("array");
@@ -587,12 +608,140 @@ class Decoder {
         value(live(c), depth + 1);
       }
     } else {
-      for (std::uint64_t i = 0; i < hd.arg; ++i) {
+      for (; left != 0; --left) {
         if (at_end()) fail_end("array");
         value(live(c), depth + 1);
       }
     }
     if (live(c) != nullptr) c->end_array();
+  }
+
+  // The items of a large top-level array, read into a JsonWriter in
+  // pieces, two at a time: this thread reads one while the worker reads
+  // the next into a writer of its own, whose text is spliced in after.
+  //
+  // Where an item begins cannot be known without reading every item before
+  // it, so the worker's piece starts where one is likely to: at the first
+  // place, a piece's worth of bytes on, that starts as the first item does
+  // (a map's head and first key). Its text is kept only when this thread's
+  // piece ends exactly there: then it began at an item, and reading it gave
+  // what reading on here would have given, the same text or the same
+  // error. Otherwise it is dropped and this thread reads on. The items left
+  // over (`left` of them) are read by the caller, as without pieces.
+  void split(JsonWriter* w, std::uint64_t& left) {
+    const std::string_view start = item_start();
+    if (start.empty()) return;
+    // Whatever ends the loop, the worker is done with the input and the
+    // piece before they go.
+    struct Settle {
+      Worker& worker;
+      ~Settle() { worker.wait(); }
+    };
+    const auto piece = std::make_unique<Piece>(*this, *w);
+    Settle settle{split_->worker};
+    while (left != 0) {
+      const std::uint8_t* theirs = likely_item(p_, start);
+      if (theirs == nullptr) return;
+      const std::uint8_t* next = likely_item(theirs, start);
+      piece->from = theirs;
+      piece->to = next != nullptr ? next : end_;
+      split_->worker.start(&Piece::run, piece.get());
+      // This thread's piece, read as the caller's loop reads.
+      while (p_ < theirs && left != 0) {
+        if (at_end()) fail_end("array");
+        if (*p_ == 0xff && left == kUntilBreak) break;
+        value(w, 1);
+        if (left != kUntilBreak) --left;
+      }
+      split_->worker.wait();
+      if (p_ < theirs) return;     // the array ended first
+      if (p_ != theirs) continue;  // not where an item begins
+      // Past the array's end: its items, or its error (which comes after
+      // them, where the array has none left).
+      if (left != kUntilBreak &&
+          (piece->count > left || (piece->count == left && piece->error))) {
+        return;
+      }
+      w->splice(piece->sink->data());
+      ++split_->kept;
+      if (piece->error) std::rethrow_exception(piece->error);
+      p_ = piece->ended;
+      if (left != kUntilBreak) left -= piece->count;
+    }
+  }
+
+  // The worker's piece of an array (split()).
+  struct alignas(64) Piece {  // on cache lines of its own
+    Piece(const Decoder& d, const JsonWriter& w)
+        : begin(d.begin_), end(d.end_), opts(d.opts_), like(unused, w) {}
+
+    const std::uint8_t* begin;
+    const std::uint8_t* end;
+    const ReadOptions opts;
+    StringSink unused;
+    const JsonWriter like;  // the array's writer as its items begin
+    // Made on the worker, from its own heap: a writer is written to on
+    // every event, and its blocks must not share a cache line with this
+    // thread's.
+    std::unique_ptr<StringSink> sink;
+    std::unique_ptr<JsonWriter> writer;   // continues `like`, into `sink`
+    const std::uint8_t* from = nullptr;   // where an item is likely to begin
+    const std::uint8_t* to = nullptr;     // the piece ends at the first item
+                                          // end from here on
+    const std::uint8_t* ended = nullptr;  // where it ended
+    std::uint64_t count = 0;              // the items it read
+    std::exception_ptr error;             // what ended it early
+
+    static void run(void* arg) {
+      auto& pc = *static_cast<Piece*>(arg);
+      pc.count = 0;
+      pc.error = nullptr;
+      Decoder d(pc.begin, static_cast<std::size_t>(pc.end - pc.begin),
+                static_cast<std::size_t>(pc.from - pc.begin), pc.opts, false);
+      try {
+        // A writer of its own for each piece: one that gave up inside an
+        // item is left inside it.
+        if (pc.sink == nullptr) pc.sink = std::make_unique<StringSink>();
+        pc.sink->clear();
+        pc.writer = std::make_unique<JsonWriter>(*pc.sink, pc.like);
+        // A break or the end of the input is left to the array's reader,
+        // which knows whether one may come there.
+        while (d.p_ < pc.to && !d.at_end() && *d.p_ != 0xff) {
+          d.value(pc.writer.get(), 1);
+          ++pc.count;
+        }
+      } catch (...) {
+        pc.error = std::current_exception();
+      }
+      pc.ended = d.p_;
+    }
+  };
+
+  // The bytes every item of the array at p_ is likely to start with: the
+  // head of a map and its first key, a short text. Empty for other items.
+  std::string_view item_start() const {
+    if (left() < 3 || (*p_ >> 5) != 5) return {};
+    const std::uint8_t ai = *p_ & 31;
+    const std::size_t head = ai < 24    ? 1
+                             : ai <= 27 ? 1 + (std::size_t{1} << (ai - 24))
+                                        : 0;
+    if (head == 0 && ai != 31) return {};
+    const std::size_t h = head == 0 ? 1 : head;
+    if (left() <= h) return {};
+    const std::size_t key = static_cast<std::uint8_t>(p_[h] - 0x60);
+    if (key == 0 || key >= 24 || left() < h + 1 + key) return {};
+    return {reinterpret_cast<const char*>(p_), h + 1 + key};
+  }
+
+  // The first place a piece's worth of bytes after `from` that starts
+  // with `start`, or nullptr.
+  const std::uint8_t* likely_item(const std::uint8_t* from,
+                                  std::string_view start) const {
+    if (static_cast<std::size_t>(end_ - from) <= split_->piece) return nullptr;
+    const std::uint8_t* at = from + split_->piece;
+    const void* found = memmem(at, static_cast<std::size_t>(end_ - at),
+                               start.data(), start.size());
+    return static_cast<const std::uint8_t*>(found);
   }
 
   // A non-text key's JSON text may be at most this many bytes per byte of
@@ -1011,12 +1160,23 @@ class Decoder {
   const ReadOptions& opts_;
   bool sniffing_;
   bool stopped_ = false;
+  Split* split_ = nullptr;
   std::string scratch_;
 };
 
 }  // namespace
 
-CborReader::CborReader(Source& in, const ReadOptions& o) : in_(in), opts_(o) {}
+CborReader::CborReader(Source& in, const ReadOptions& o)
+    : in_(in),
+      opts_(o),
+      split_from_(Worker::useful() ? std::size_t{16} << 20 : SIZE_MAX) {}
+
+CborReader::~CborReader() = default;
+
+void CborReader::set_split(std::size_t from, std::size_t piece) {
+  split_from_ = from;
+  split_piece_ = piece;
+}
 
 bool CborReader::read_document(Handler& out) {
   // From a pipe, the window is filled until it holds the whole item (a
@@ -1031,7 +1191,20 @@ bool CborReader::read_document(Handler& out) {
   try {
     // The common case, conversion to JSON without transforms: devirtualised.
     if (auto* json = dynamic_cast<JsonWriter*>(&out)) {
-      d.item(json, 0);
+      if (w.size() >= split_from_) {
+        if (worker_ == nullptr) worker_ = std::make_unique<Worker>();
+        Split split{*worker_, split_piece_};
+        d.set_split(&split);
+        try {
+          d.item(json, 0);
+        } catch (...) {
+          pieces_apart_ += split.kept;
+          throw;
+        }
+        pieces_apart_ += split.kept;
+      } else {
+        d.item(json, 0);
+      }
     } else {
       d.item(&out, 0);
     }

@@ -4,13 +4,17 @@
 // timestamps); see cbor_format.h. Not for writing (cbor_writer.h).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "core/options.h"
 #include "formats/format.h"
 
 namespace jbx {
+
+class Worker;
 
 /// Reads the CBOR data items of one input, one document per item, through
 /// Source::window(): a file is mapped and given back behind each item, a
@@ -36,6 +40,17 @@ class CborReader final : public Reader {
   /// Byte offset of the next document.
   std::uint64_t offset() const { return pos_; }
 
+  /// Read straight into a JsonWriter, a top-level array of maps (records)
+  /// in a document of at least `from` bytes is read in pieces of about
+  /// `piece` bytes, every other piece on a second thread; the text is the
+  /// same. By default, documents of 16 MiB or more, when the process may
+  /// run on more than one CPU; tests lower both.
+  void set_split(std::size_t from, std::size_t piece);
+  /// How many pieces the second thread has read and were kept (tests).
+  std::uint64_t pieces_apart() const { return pieces_apart_; }
+
+  ~CborReader() override;
+
  private:
   // True when `w` starts with a whole item, or with one that is wrong
   // before it is cut short.
@@ -44,6 +59,10 @@ class CborReader final : public Reader {
   Source& in_;
   ReadOptions opts_;  // a copy: callers may pass a temporary
   std::uint64_t pos_ = 0;
+  std::size_t split_from_;
+  std::size_t split_piece_ = std::size_t{1} << 20;
+  std::uint64_t pieces_apart_ = 0;
+  std::unique_ptr<Worker> worker_;  // made for the first split
 };
 
 namespace cbor {

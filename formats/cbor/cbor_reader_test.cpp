@@ -2,9 +2,12 @@
 
 #include <boost/test/unit_test.hpp>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 
+#include "core/sink.h"
 #include "formats/cbor/cbor_test_util.h"
+#include "formats/json/json_writer.h"
 
 using jbx::cbor::test::read_all;
 using jbx::cbor::test::read_error;
@@ -41,6 +44,99 @@ class Skipper final : public jbx::cbor::test::Recorder {
     return n == "skip" ? jbx::Flow::skip : jbx::Flow::visit;
   }
 };
+
+// The shortest CBOR head of `major` with argument `n`.
+std::string head(int major, std::uint64_t n) {
+  const auto m = static_cast<char>(major << 5);
+  if (n < 24) return std::string(1, static_cast<char>(m | n));
+  int bytes = n <= 0xff ? 1 : n <= 0xffff ? 2 : n <= 0xffffffffu ? 4 : 8;
+  std::string h(1, static_cast<char>(m | (bytes == 1   ? 24
+                                          : bytes == 2 ? 25
+                                          : bytes == 4 ? 26
+                                                       : 27)));
+  for (int i = bytes - 1; i >= 0; --i) {
+    h.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
+  }
+  return h;
+}
+
+std::string text(std::string_view s) {
+  return head(3, s.size()) + std::string(s);
+}
+
+// A top-level array of `n` records, as a large document of a database
+// dump is: maps of four members whose first key is "id" (every seventh
+// has a fifth member). Some records hold what a record starts with
+// (a4 62 69 64) in a string and in a nested map, so that the second
+// thread's guesses of where a record begins are sometimes wrong.
+std::string records(int n, bool indefinite) {
+  std::string out = indefinite ? std::string("\x9f") : head(4, n);
+  const std::string starts = "\xa4\x62id";
+  for (int i = 0; i < n; ++i) {
+    out += head(5, i % 7 == 3 ? 5 : 4) + text("id") + head(0, i);
+    out += text("name");
+    // "\xc2\xa4" is U+00A4, whose second byte begins a map of four.
+    out += i % 5 == 1 ? text(
+                            "x\xc2\xa4"
+                            "bid")
+                      : text("record " + std::to_string(i));
+    out += text("tags") + head(4, i % 3);
+    for (int t = 0; t < i % 3; ++t) out += text("t" + std::to_string(t));
+    out += text("more");
+    switch (i % 4) {
+      case 0:  // a nested record, which starts as a top-level one does
+        out += starts + head(1, i) + text("a") + "\xf6" + text("b") + "\xf5" +
+               text("c") + "\xfb\x40\x09\x21\xfb\x54\x44\x2d\x18";
+        break;
+      case 1:
+        out += "\xc1" + head(0, 1700000000u + i);  // a date
+        break;
+      case 2:
+        out += "\xc2" + head(2, 9) + '\x01' + std::string(8, '\0');  // 2^64
+        break;
+      default:
+        out += head(2, 3) + "abc";
+        break;
+    }
+    if (i % 7 == 3) out += text("fifth") + "\xf4";
+  }
+  if (indefinite) out.push_back('\xff');
+  return out;
+}
+
+// Reads `bytes` into a JsonWriter; returns the text written and the error,
+// if any, as "code@offset: message". `piece` 0: in one piece.
+struct Converted {
+  std::string text;
+  std::string error;
+  std::uint64_t apart = 0;
+  bool operator==(const Converted& o) const {
+    return text == o.text && error == o.error;
+  }
+  friend std::ostream& operator<<(std::ostream& out, const Converted& c) {
+    return out << c.error << " after " << c.text.size() << " bytes";
+  }
+};
+Converted to_json(const std::string& bytes, std::size_t piece,
+                  const jbx::WriteOptions& wo = {}) {
+  auto src = jbx::Source::from_memory("<input>", bytes);
+  const jbx::ReadOptions ro;
+  jbx::CborReader r(*src, ro);
+  r.set_split(piece == 0 ? SIZE_MAX : 0, piece);
+  jbx::StringSink sink;
+  jbx::JsonWriter w(sink, wo);
+  Converted c;
+  try {
+    while (r.read_document(w)) {
+    }
+  } catch (const jbx::Error& e) {
+    c.error = std::string(jbx::errc_name(e.code)) + "@" +
+              (e.offset ? std::to_string(*e.offset) : "-") + ": " + e.message;
+  }
+  c.text = std::string(sink.data());
+  c.apart = r.pieces_apart();
+  return c;
+}
 
 }  // namespace
 
@@ -223,6 +319,61 @@ BOOST_AUTO_TEST_CASE(honours_skip_and_stop) {
     BOOST_TEST(r.read_document(s));
     BOOST_TEST(r.read_document(s));
     BOOST_TEST(s.log == "{ k:a i:1 k:b [ $ i:7 $");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(reads_a_large_array_in_pieces_as_in_one) {
+  jbx::WriteOptions pretty;
+  jbx::WriteOptions compact;
+  compact.compact = true;
+  for (const bool indefinite : {false, true}) {
+    // The array, then another document after it.
+    const std::string doc = records(400, indefinite) + "\x01";
+    for (const auto* wo : {&pretty, &compact}) {
+      const Converted whole = to_json(doc, 0, *wo);
+      BOOST_TEST_REQUIRE(whole.error == "");
+      for (const std::size_t piece : {64, 300, 1000}) {
+        const Converted pieces = to_json(doc, piece, *wo);
+        BOOST_TEST(pieces.text == whole.text);
+        BOOST_TEST(pieces.error == "");
+        BOOST_TEST(pieces.apart > doc.size() / piece / 4);
+      }
+    }
+    // A value the writer refuses, late in the array: the same text before
+    // it, the same error.
+    std::string nan = doc;
+    const std::size_t at = nan.find(text("record 300"));
+    BOOST_TEST_REQUIRE(at != std::string::npos);
+    nan.replace(at, 11, "\xf9\x7e\x00");  // a float16 NaN for the name
+    const Converted whole = to_json(nan, 0, compact);
+    BOOST_TEST(whole.error.starts_with("lossy@"));
+    BOOST_TEST(to_json(nan, 300, compact) == whole);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(reads_a_broken_array_in_pieces_as_in_one) {
+  // Every cut and every byte changed to one of a few values gives the same
+  // text and the same error in pieces as in one: a piece is kept only
+  // where it starts at a record, and its error only in its turn.
+  jbx::WriteOptions o;
+  o.compact = true;
+  for (const bool indefinite : {false, true}) {
+    const std::string doc = records(24, indefinite);
+    std::size_t apart = 0;
+    for (std::size_t at = 0; at < doc.size(); ++at) {
+      const std::string cut = doc.substr(0, at);
+      BOOST_TEST(to_json(cut, 48, o) == to_json(cut, 0, o), "cut at " << at);
+      for (const char c : {'\x00', '\xff', '\xa4', '\x7f', '\x1b'}) {
+        std::string bad = doc;
+        if (bad[at] == c) continue;
+        bad[at] = c;
+        const Converted pieces = to_json(bad, 48, o);
+        BOOST_TEST(pieces == to_json(bad, 0, o),
+                   "byte " << at << " changed to " << int{c});
+        apart += pieces.apart;
+      }
+    }
+    BOOST_TEST(apart > doc.size());
   }
 }
 

@@ -165,6 +165,27 @@ JsonWriter::JsonWriter(Sink& out, const WriteOptions& o) : out_(out), opt_(o) {
   update_slow();
 }
 
+JsonWriter::JsonWriter(Sink& out, const JsonWriter& w)
+    : JsonWriter(out, w.opt_) {
+  slow_fixed_ = w.slow_fixed_;
+  in_array_ = w.in_array_;
+  in_doc_ = w.in_doc_;
+  have_type_name_for_object_ = w.have_type_name_for_object_;
+  depth_ = w.depth_;
+  nl_ = w.nl_;
+  kinds_ = w.kinds_;
+  pending_ = w.pending_;
+  type_name_for_object_ = w.type_name_for_object_;
+  first_ = false;
+  update_slow();
+}
+
+void JsonWriter::splice(std::string_view items) {
+  if (items.empty()) return;
+  out_.write(items);
+  first_ = false;
+}
+
 void JsonWriter::force_general_path(bool on) {
   slow_fixed_ = static_cast<std::uint8_t>(on ? slow_fixed_ | kSlowForced
                                              : slow_fixed_ & ~kSlowForced);

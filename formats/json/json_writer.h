@@ -24,6 +24,12 @@ class JsonWriter final : public Writer {
  public:
   /// Writes to `out`. Options are copied; the sink must outlive the writer.
   JsonWriter(Sink& out, const WriteOptions& o);
+  /// Writes to `out`, continuing `w`'s document where `w` is: the same
+  /// options and open containers, after an item of the innermost one. What
+  /// it writes there, whole items of that container, goes into `w`'s output
+  /// by w.splice(): the CBOR reader converts the pieces of a large array on
+  /// two threads this way.
+  JsonWriter(Sink& out, const JsonWriter& w);
 
   // The events the readers send most, without colour, --ascii or pending
   // annotations, are inline: one reservation, the separator copied whole
@@ -78,6 +84,10 @@ class JsonWriter final : public Writer {
   void timestamp_value(const Timestamp& t) override;
   void annotation(const Annotation& a) override;
   void end_document() override;
+
+  /// Appends `items`: what a writer made from this one (see the
+  /// constructor) wrote, whole items of the innermost open container.
+  void splice(std::string_view items);
 
   /// After an error in the middle of a document: takes back what was
   /// written of it when the sink still holds it (stdout holds up to a few

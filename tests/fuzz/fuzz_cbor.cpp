@@ -2,7 +2,10 @@
 // straight into the CBOR writer (exact decimals, so numbers survive as
 // read), then check that jbx's own CBOR decodes to the same events. The
 // deterministic (--canonical) encoding must read back and be a fixed point:
-// re-encoding it canonically gives the same bytes. Also runs the sniffer.
+// re-encoding it canonically gives the same bytes. Read into JSON, a
+// top-level array cut into small pieces (half of them read on a second
+// thread) must give the same text and error as read in one. Also runs the
+// sniffer.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +19,7 @@
 #include "core/source.h"
 #include "formats/cbor/cbor_reader.h"
 #include "formats/cbor/cbor_writer.h"
+#include "formats/json/json_writer.h"
 #include "tests/fuzz/event_log.h"
 
 namespace {
@@ -41,6 +45,27 @@ std::string encode(std::string_view bytes, const jbx::ReadOptions& o,
   return std::string(sink.data());
 }
 
+// The JSON text of every document of `bytes` and the error that ends it,
+// read with the given split (CborReader::set_split).
+std::string to_json(std::string_view bytes, const jbx::ReadOptions& o,
+                    std::size_t from, std::size_t piece) {
+  auto src = jbx::Source::from_memory("<fuzz>", std::string(bytes));
+  jbx::CborReader r(*src, o);
+  r.set_split(from, piece);
+  jbx::StringSink sink;
+  jbx::JsonWriter writer(sink, jbx::WriteOptions{});
+  std::string error;
+  try {
+    while (r.read_document(writer)) {
+    }
+  } catch (const jbx::Error& e) {
+    error = fmt::format("{}@{}: {}", static_cast<int>(e.code),
+                        e.offset ? static_cast<long long>(*e.offset) : -1,
+                        e.message);
+  }
+  return std::string(sink.data()) + "\n" + error;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
@@ -53,6 +78,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   w.exact_decimals = true;
   jbx::StringSink sink;
   jbx::CborWriter writer(sink, w);
+  if (to_json(in, o, SIZE_MAX, 0) != to_json(in, o, 0, 8 + size % 40)) {
+    std::abort();
+  }
   jbx_fuzz::EventLog first(&writer, kRules);
   try {
     read_all(in, o, first);
