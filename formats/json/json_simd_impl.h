@@ -19,6 +19,7 @@
 #include <immintrin.h>
 #endif
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -58,13 +59,8 @@ inline bool starts_value(char c) {
 
 enum class NumberKind { invalid, integer, decimal };
 
-// Whether the eight bytes of w, loaded little-endian, are all ASCII
-// digits, and their value: the SWAR tests of simdjson's number parser.
-inline bool eight_digits(std::uint64_t w) {
-  return ((w & 0xF0F0F0F0F0F0F0F0) |
-          (((w + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4)) ==
-         0x3333333333333333;
-}
+// The value of the eight ASCII digits of w, loaded little-endian (simdjson's
+// number parser's SWAR step).
 inline std::uint64_t eight_digit_value(std::uint64_t w) {
   w = (w & 0x0F0F0F0F0F0F0F0F) * 2561 >> 8;
   w = (w & 0x00FF00FF00FF00FF) * 6553601 >> 16;
@@ -85,18 +81,37 @@ struct NumberParts {
   std::int64_t power = 0;
 };
 
-// Reads the digits from s[i] on into v; returns where they end. Eight at a
-// time first: long integers (ids, timestamps) and fractions are common.
+// Reads the digits from s[i] on into v; returns where they end. Eight bytes
+// at a time: the digits among them are found and read at once, whatever
+// their number (a coordinate's "65" and "613616999999977" take one and two
+// steps). The input's padding makes the 8 bytes readable even at its end.
 inline std::size_t read_digits(std::string_view s, std::size_t i,
                                std::uint64_t& v) {
   const std::size_t n = s.size();
   if constexpr (std::endian::native == std::endian::little) {
-    while (n - i >= 8) {
+    static constexpr std::uint64_t kPow10[8] = {
+        1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+    for (;;) {
       std::uint64_t w;
       std::memcpy(&w, s.data() + i, 8);
-      if (!eight_digits(w)) break;
-      v = v * 100000000 + eight_digit_value(w);
-      i += 8;
+      // A byte is not a digit when c ^ '0' is 10 or more: then adding 0x76
+      // or the byte itself sets its top bit. A carry only reaches later
+      // bytes, so the first flagged byte is the first non-digit.
+      const std::uint64_t t = w ^ 0x3030303030303030;
+      const std::uint64_t flags =
+          ((t + 0x7676767676767676) | t) & 0x8080808080808080;
+      std::size_t k =
+          flags == 0 ? 8
+                     : static_cast<std::size_t>(std::countr_zero(flags)) / 8;
+      k = std::min(k, n - i);
+      if (k == 8) {
+        v = v * 100000000 + eight_digit_value(w);
+        i += 8;
+        continue;
+      }
+      // The k digits as the last of eight, after leading zeros.
+      if (k > 0) v = v * kPow10[k] + eight_digit_value(w << (64 - 8 * k));
+      return i + k;
     }
   }
   while (i < n && is_digit(s[i])) {
