@@ -121,7 +121,9 @@ constexpr FlagSpec kFlags[] = {
      "Write to FILE (atomically)",
      "Write to FILE instead of standard output. The file is replaced "
      "atomically: jbx writes a temporary file beside it and renames it, so on "
-     "any error FILE is left untouched.",
+     "any error FILE is left untouched. Through a symbolic link the file it "
+     "names is replaced; a device or FIFO (/dev/null, a named pipe) is "
+     "written to, not replaced.",
      {},
      Completion::file,
      kOutputCmds},

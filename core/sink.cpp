@@ -142,22 +142,40 @@ AtomicFileSink::AtomicFileSink(std::string target)
   mode_t mode = 0;
   struct stat st {};
   if (stat(target_.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode)) {
+      // A device, FIFO or socket (/dev/null, /dev/stdout, a named pipe) is
+      // written to, never replaced.
+      fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0) io_error(target_, "cannot open", errno);
+      direct_ = true;
+      return;
+    }
     mode = st.st_mode & 07777;
   } else {
     const mode_t mask = umask(0);
     umask(mask);
     mode = 0666 & ~mask;
   }
-  // The temporary lives beside the target so that rename() is atomic.
-  const auto slash = target_.rfind('/');
+  // Through a symbolic link, the file it names is replaced, not the link.
+  std::string path = target_;
+  struct stat lst {};
+  if (lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    if (char* real = realpath(path.c_str(), nullptr)) {
+      path = real;
+      std::free(real);
+    }
+  }
+  // The temporary lives beside the file so that rename() is atomic.
+  const auto slash = path.rfind('/');
   const std::string dir =
-      slash == std::string::npos ? "" : target_.substr(0, slash + 1);
+      slash == std::string::npos ? "" : path.substr(0, slash + 1);
   const std::string base =
-      slash == std::string::npos ? target_ : target_.substr(slash + 1);
+      slash == std::string::npos ? path : path.substr(slash + 1);
   std::string templ = dir + "." + base + ".jbx-XXXXXX";
   fd_ = mkstemp(templ.data());
   if (fd_ < 0) io_error(target_, "cannot create temporary file", errno);
   temp_ = templ;
+  replaced_ = path;
   if (fchmod(fd_, mode) != 0) {
     const int err = errno;
     ::close(fd_);
@@ -169,7 +187,7 @@ AtomicFileSink::AtomicFileSink(std::string target)
 AtomicFileSink::~AtomicFileSink() {
   if (!committed_) {
     if (fd_ >= 0) ::close(fd_);
-    unlink(temp_.c_str());
+    if (!direct_) unlink(temp_.c_str());
   }
 }
 
@@ -193,13 +211,13 @@ void AtomicFileSink::make_room(std::size_t n) {
 
 void AtomicFileSink::commit() {
   flush();
-  if (fsync(fd_) != 0) io_error(target_, "cannot write", errno);
+  if (!direct_ && fsync(fd_) != 0) io_error(target_, "cannot write", errno);
   if (::close(fd_) != 0) {
     fd_ = -1;
     io_error(target_, "cannot write", errno);
   }
   fd_ = -1;
-  if (rename(temp_.c_str(), target_.c_str()) != 0) {
+  if (!direct_ && rename(temp_.c_str(), replaced_.c_str()) != 0) {
     io_error(target_, "cannot replace", errno);
   }
   committed_ = true;

@@ -120,7 +120,10 @@ class StringSink final : public Sink {
 /// directory, created with the target's mode (0666 & ~umask for a new file);
 /// commit() flushes, fsyncs and renames it over the target. Destroyed
 /// without commit(), it removes the temporary and leaves the target as it
-/// was. Throws Error(io) naming the target.
+/// was. A symbolic link is followed: the file it names is replaced. A target
+/// that exists and is not a regular file (/dev/null, /dev/stdout, a FIFO) is
+/// opened and written in place, as a shell redirection would. Throws
+/// Error(io) naming the target.
 class AtomicFileSink final : public Sink {
  public:
   explicit AtomicFileSink(std::string target);
@@ -135,7 +138,9 @@ class AtomicFileSink final : public Sink {
  private:
   std::string target_;
   std::string temp_;
+  std::string replaced_;  // the regular file rename() replaces
   int fd_ = -1;
+  bool direct_ = false;  // written in place: a device, FIFO or socket
   bool committed_ = false;
   std::unique_ptr<char[]> buf_;
   std::size_t cap_;

@@ -229,6 +229,55 @@ def output_atomic_on_failure(d):
 scenario("output_untouched_when_an_input_fails", output_atomic_on_failure)
 
 
+def output_to_a_device_is_written_not_replaced(d):
+    before = os.stat("/dev/null")
+    code, out, err = jbx_run(["fmt", "-o", "/dev/null"], stdin=DOC, cwd=d)
+    assert (code, out, err) == (0, b"", b""), (code, out, err)
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode), oct(after.st_mode)
+    assert (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
+
+
+scenario("output_to_dev_null_leaves_the_device",
+         output_to_a_device_is_written_not_replaced)
+
+
+def output_to_a_fifo_is_written_in_place(d):
+    fifo = os.path.join(d, "pipe")
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
+    code, out, err = jbx_run(["fmt", "-c", "-o", "pipe"], stdin=DOC, cwd=d)
+    got = reader.communicate(timeout=60)[0]
+    assert (code, out, err) == (0, b"", b""), (code, out, err)
+    assert got == COMPACT.encode(), got
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert leftovers(d) == [], leftovers(d)
+
+
+scenario("output_to_a_fifo_is_written_in_place",
+         output_to_a_fifo_is_written_in_place)
+
+
+def output_through_a_symlink_replaces_its_file(d):
+    os.mkdir(os.path.join(d, "real"))
+    with open(os.path.join(d, "real", "out.json"), "w") as f:
+        f.write("old\n")
+    os.chmod(os.path.join(d, "real", "out.json"), 0o640)
+    os.symlink(os.path.join("real", "out.json"), os.path.join(d, "link.json"))
+    code, out, err = jbx_run(["fmt", "-c", "-o", "link.json"], stdin=DOC,
+                             cwd=d)
+    assert (code, out, err) == (0, b"", b""), (code, out, err)
+    assert os.path.islink(os.path.join(d, "link.json"))
+    check_file(d, "real/out.json", COMPACT)
+    mode = stat.S_IMODE(os.stat(os.path.join(d, "real", "out.json")).st_mode)
+    assert mode == 0o640, oct(mode)
+    assert leftovers(d) == [] and leftovers(os.path.join(d, "real")) == []
+
+
+scenario("output_through_a_symlink_replaces_its_file",
+         output_through_a_symlink_replaces_its_file)
+
+
 def in_place_many_files_keep_mode(d):
     for name, text, mode in (("a.json", '{"a":[1]}', 0o640),
                              ("b.json", "[ 2 ,3 ]", 0o600),
