@@ -273,7 +273,7 @@ class IndexWalker {
         n_(chunks != nullptr ? tokens : stage1.n_structural_indexes),
         stage1_(&stage1),
         max_depth_(max_depth),
-        stack_(stack),
+        stack_(stack.data()),
         scratch_(scratch),
         doc_(buf),
         doc_len_(len),
@@ -358,7 +358,8 @@ class IndexWalker {
   std::uint32_t n_;
   const simdjson::internal::dom_parser_implementation* stage1_;
   std::uint32_t max_depth_;
-  std::vector<std::uint8_t>& stack_;  // per open container: 1 array, 0 object
+  // Per open container: 1 array, 0 object; max_depth_ entries.
+  std::uint8_t* stack_;
   std::string& scratch_;
   std::uint32_t at_ = 0;    // the token of the event being sent
   bool skip_next_ = false;  // the handler skipped the member's value
@@ -610,6 +611,27 @@ value:  // token i starts a value inside `depth` containers
       ++i;
       if (array) goto array_begin;
       goto object_begin;
+    // The first bytes of valid scalars go straight to scalar(); others are
+    // checked to be able to start a value at all.
+    case '"':
+    case '-':
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case '9':
+    case 't':
+    case 'f':
+    case 'n':
+      err = scalar(i);
+      if (err) return err;
+      ++i;
+      goto after_value;
     default:
       if (!starts_value(at(i))) {
         err = more(i, simdjson::TAPE_ERROR);
