@@ -98,7 +98,9 @@ class KeyRenamer {
   /// Forgets the last member recorded (its value was dropped).
   void drop_last_member() { --levels_[depth_ - 1].count; }
   /// keeps_name(), faster: inline for the names that need one or two
-  /// word tests, else kept_slowly().
+  /// word tests, else kept_slowly(). kPadded: 16 bytes are readable from
+  /// the name's start (a plain key's), so short names load a whole word.
+  template <bool kPadded = false>
   bool kept(std::string_view name) const;
   /// kept(), out of line.
   bool keeps(std::string_view name) const;

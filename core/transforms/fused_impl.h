@@ -102,6 +102,7 @@ inline bool same(std::string_view a, std::string_view b) {
 
 }  // namespace swar
 
+template <bool kPadded>
 [[gnu::always_inline]] inline bool KeyRenamer::kept(
     std::string_view name) const {
   const char* p = name.data();
@@ -112,8 +113,10 @@ inline bool same(std::string_view a, std::string_view b) {
   if (table_ && n - 1 < 16) {
     std::uint64_t odd = 0;
     if (n < 8) {
-      odd = swar::unusual(swar::load(p, n)) &
-            ((std::uint64_t{1} << (8 * n)) - 1);  // not the zeros past it
+      // kPadded: a word is readable from p whatever n is.
+      const std::uint64_t w = kPadded ? swar::load(p, 8) : swar::load(p, n);
+      odd = swar::unusual(w) &
+            ((std::uint64_t{1} << (8 * n)) - 1);  // not the bytes past it
     } else {
       odd = swar::unusual(swar::load(p, 8)) |
             swar::unusual(swar::load(p + n - 8, 8));
@@ -606,7 +609,7 @@ template <class Next>
   // cached: nothing to rename, remember or replay. Out of on_key(), which
   // every key goes through, so that the keys of shapes pay nothing for it.
   if (keys_) {
-    if (!keys_->kept(name)) return general_key(name, true);
+    if (!keys_->kept<true>(name)) return general_key(name, true);
     if (!keys_->try_add_kept(name)) [[unlikely]] {
       // Another member was renamed: add_member() checks this one.
       key_slot_ = nullptr;
