@@ -133,7 +133,8 @@ constexpr FlagSpec kFlags[] = {
      "output",
      "Rewrite each input file in place",
      "Replace each input file with its output, atomically and keeping the "
-     "file's mode. Any number of files may be given.",
+     "file's mode. Any number of files may be given; each must be a "
+     "regular file (not a device or FIFO), as with sed -i.",
      {},
      Completion::none,
      kFmt | kConvert},

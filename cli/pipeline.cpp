@@ -1,5 +1,6 @@
 #include "cli/pipeline.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -397,6 +398,13 @@ int Pipeline::run() {
     for (const std::string& path : inputs_) {
       bool failed = false;
       try {
+        // Like sed -i: a device or FIFO has no contents to replace.
+        struct stat st {};
+        if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+          Error e(Errc::io, "not a regular file: --in-place rewrites files");
+          e.input = path;
+          throw e;
+        }
         AtomicFileSink sink(path);
         run_to(sink, false, {path}, failed);
         if (!failed) sink.commit();

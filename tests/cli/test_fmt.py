@@ -197,6 +197,11 @@ case("output_and_in_place_conflict", ["fmt", "-o", "x.json", "-i", "a.json"],
      stderr="jbx: error: --output and --in-place cannot be used together\n")
 case("in_place_needs_files", ["fmt", "-i"], stdin="1", code=2, stdout="",
      stderr="jbx: error: --in-place needs file arguments, not stdin\n")
+case("in_place_refuses_a_device", ["fmt", "-i", "a.json", "/dev/null"],
+     files={"a.json": "[ 1 ]"}, code=2, stdout="",
+     stderr="jbx: error: /dev/null: not a regular file: --in-place rewrites "
+            "files\n",
+     check=lambda d, out, err: check_file(d, "a.json", "[\n  1\n]\n"))
 
 
 def check_file(d, name, expected):
