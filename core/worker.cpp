@@ -2,6 +2,10 @@
 
 #include <sched.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 #include <atomic>
 #include <cstdint>
 #include <system_error>
@@ -83,6 +87,20 @@ bool Worker::useful() {
     return CPU_COUNT(&set) > 1;
   }();
   return more_than_one;
+}
+
+void Worker::evict(const void* p, std::size_t n) {
+#if defined(__x86_64__) || defined(__i386__)
+  constexpr std::uintptr_t kLine = 64;
+  const auto begin = reinterpret_cast<std::uintptr_t>(p) & ~(kLine - 1);
+  const auto end = reinterpret_cast<std::uintptr_t>(p) + n;
+  for (std::uintptr_t a = begin; a < end; a += kLine) {
+    _mm_clflush(reinterpret_cast<const void*>(a));
+  }
+#else
+  static_cast<void>(p);
+  static_cast<void>(n);
+#endif
 }
 
 void Worker::start(void (*task)(void*), void* arg) {

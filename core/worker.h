@@ -4,6 +4,7 @@
 // compiled for a CPU kernel only calls it.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 
 namespace jbx {
@@ -25,6 +26,13 @@ class Worker {
   void start(void (*task)(void*), void* arg);
   /// Returns when the task started last has returned.
   void wait();
+
+  /// Drops the bytes [p, p + n) from every CPU cache (written back first).
+  /// For memory the thread writes again after its owner has read it: lines
+  /// left shared with the owner's cache are each taken back one store at a
+  /// time, which made the thread's pieces of a CBOR array 1.7x slower on a
+  /// two-CPU AMD EPYC. Does nothing where the CPU has no such instruction.
+  static void evict(const void* p, std::size_t n);
 
  private:
   struct State;

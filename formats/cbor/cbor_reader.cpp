@@ -663,6 +663,8 @@ class Decoder {
         return;
       }
       w->splice(piece->sink->data());
+      // The worker writes its next piece over this text.
+      Worker::evict(piece->sink->data().data(), piece->sink->data().size());
       ++split_->kept;
       if (piece->error) std::rethrow_exception(piece->error);
       p_ = piece->ended;
