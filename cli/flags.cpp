@@ -123,7 +123,8 @@ constexpr FlagSpec kFlags[] = {
      "atomically: jbx writes a temporary file beside it and renames it, so on "
      "any error FILE is left untouched. Through a symbolic link the file it "
      "names is replaced; a device or FIFO (/dev/null, a named pipe) is "
-     "written to, not replaced.",
+     "written to, not replaced, and so is /dev/stdout (or /dev/fd/N), "
+     "whatever file it has open.",
      {},
      Completion::file,
      kOutputCmds},

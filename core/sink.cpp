@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
+#include <string_view>
 
 #include "core/error.h"
 #include "core/huge_block.h"
@@ -135,16 +137,47 @@ void StringSink::make_room(std::size_t n) {
   end_ = begin_ + buf_.size();
 }
 
+namespace {
+
+// The descriptor that /dev/stdout, /dev/stderr, /dev/fd/N or
+// /proc/self/fd/N names, or -1.
+int descriptor_named(std::string_view path) {
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  for (const std::string_view dir : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.substr(0, dir.size()) != dir) continue;
+    const std::string_view n = path.substr(dir.size());
+    int fd = 0;
+    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), fd);
+    if (ec == std::errc() && end == n.data() + n.size() && !n.empty()) {
+      return fd;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
 AtomicFileSink::AtomicFileSink(std::string target)
     : target_(std::move(target)), buf_(new char[kBlock]), cap_(kBlock) {
   begin_ = cur_ = buf_.get();
   end_ = begin_ + cap_;
+  // A name of one of this process's descriptors is that descriptor, as it
+  // is: whatever file it has open (even a regular one, with its offset and
+  // append mode) is written to, not replaced.
+  const int own = descriptor_named(target_);
+  if (own >= 0) {
+    fd_ = fcntl(own, F_DUPFD_CLOEXEC, 3);
+    if (fd_ < 0) io_error(target_, "cannot open", errno);
+    direct_ = true;
+    return;
+  }
   mode_t mode = 0;
   struct stat st {};
   if (stat(target_.c_str(), &st) == 0) {
     if (!S_ISREG(st.st_mode)) {
-      // A device, FIFO or socket (/dev/null, /dev/stdout, a named pipe) is
-      // written to, never replaced.
+      // A device, FIFO or socket (/dev/null, a named pipe) is written to,
+      // never replaced.
       fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC);
       if (fd_ < 0) io_error(target_, "cannot open", errno);
       direct_ = true;

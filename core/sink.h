@@ -121,9 +121,11 @@ class StringSink final : public Sink {
 /// commit() flushes, fsyncs and renames it over the target. Destroyed
 /// without commit(), it removes the temporary and leaves the target as it
 /// was. A symbolic link is followed: the file it names is replaced. A target
-/// that exists and is not a regular file (/dev/null, /dev/stdout, a FIFO) is
-/// opened and written in place, as a shell redirection would. Throws
-/// Error(io) naming the target.
+/// that exists and is not a regular file (/dev/null, a FIFO) is opened and
+/// written in place, as a shell redirection would, and a name of one of the
+/// process's descriptors (/dev/stdout, /dev/stderr, /dev/fd/N,
+/// /proc/self/fd/N) is written through that descriptor, whatever it has
+/// open. Throws Error(io) naming the target.
 class AtomicFileSink final : public Sink {
  public:
   explicit AtomicFileSink(std::string target);

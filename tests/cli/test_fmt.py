@@ -263,6 +263,32 @@ scenario("output_to_a_fifo_is_written_in_place",
          output_to_a_fifo_is_written_in_place)
 
 
+def output_to_dev_stdout_writes_through_the_descriptor(d):
+    # stdout a regular file opened for appending: written to where the
+    # descriptor is, never replaced by a new file.
+    log = os.path.join(d, "log.txt")
+    with open(log, "w") as f:
+        f.write("before\n")
+    inode = os.stat(log).st_ino
+    for name in ("/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"):
+        with open(log, "ab") as out:
+            r = subprocess.run([JBX, "fmt", "-c", "-o", name], input=b"[1, 2]",
+                               stdout=out, stderr=subprocess.PIPE, cwd=d)
+        assert (r.returncode, r.stderr) == (0, b""), (name, r)
+    check_file(d, "log.txt", "before\n" + "[1,2]\n" * 3)
+    assert os.stat(log).st_ino == inode
+    assert leftovers(d) == [], leftovers(d)
+    with open(log, "ab") as out:
+        r = subprocess.run([JBX, "fmt", "-o", "/dev/fd/9"], input=b"1",
+                           stdout=out, stderr=subprocess.PIPE, cwd=d)
+    assert (r.returncode, r.stderr) == (
+        2, b"jbx: error: /dev/fd/9: cannot open: Bad file descriptor\n"), r
+
+
+scenario("output_to_dev_stdout_writes_through_the_descriptor",
+         output_to_dev_stdout_writes_through_the_descriptor)
+
+
 def output_through_a_symlink_replaces_its_file(d):
     os.mkdir(os.path.join(d, "real"))
     with open(os.path.join(d, "real", "out.json"), "w") as f:
