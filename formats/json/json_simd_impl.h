@@ -628,6 +628,7 @@ value:  // token i starts a value inside `depth` containers
     case 't':
     case 'f':
     case 'n':
+    scalar_value:
       err = scalar(i);
       if (err) return err;
       ++i;
@@ -638,10 +639,7 @@ value:  // token i starts a value inside `depth` containers
         if (err) return err;
         goto value;
       }
-      err = scalar(i);
-      if (err) return err;
-      ++i;
-      goto after_value;
+      goto scalar_value;
   }
 
 object_begin:
