@@ -32,7 +32,7 @@ class PathTracker {
   // level no rule reaches): then they only count levels.
 
   /// An object member begins.
-  void on_key(std::string_view name) {
+  [[gnu::always_inline]] void on_key(std::string_view name) {
     if (dead_from_ != 0) {
       ++depth_;
       return;
