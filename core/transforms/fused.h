@@ -42,6 +42,19 @@ struct FusedOptions {
 
 namespace detail {
 
+/// A writer that copies escape-free text without scanning it (JsonWriter).
+template <class N>
+concept TakesPlainText = requires(N& n, std::string_view s) {
+  n.plain_string(s);
+  n.plain_key(s);
+};
+
+/// A writer told how far past a key's start it may read (JsonWriter).
+template <class N>
+concept TakesDirectKeys = requires(N& n, std::string_view s, std::size_t r) {
+  n.direct_key(s, r);
+};
+
 /// A number's shortest JSON text, for a date read from a number (out of
 /// line: the reader kernels that inline the hot paths do not include fmt).
 std::string number_text(std::int64_t v);
@@ -234,8 +247,10 @@ class FusedFeatures final : public Handler {
   /// character) and stays valid until end_document, with 16 bytes
   /// readable from its start and KeyRenamer::kPadding past its end: the
   /// JSON reader's escape-free keys, which point into the document being
-  /// read (padded past its end).
-  Flow plain_key(std::string_view name);
+  /// read (padded past its end). `first`: the first byte of the member's
+  /// value, or '\0' when not known yet. Flow::skip with `first` 'n': the
+  /// member is dropped, and the reader is to check that its value is null.
+  Flow plain_key(std::string_view name, char first = '\0');
   /// string_value() for text that needs no escaping.
   void plain_string(std::string_view s);
 
@@ -271,6 +286,29 @@ class FusedFeatures final : public Handler {
   void stop() {
     stopped_ = true;
     fast_keys_ = false;
+    direct_ = kOff;
+    resume_direct_ = kOff;
+  }
+  /// Whether the innermost container takes members directly (direct_).
+  [[gnu::always_inline]] void update_direct();
+  /// plain_key() while direct_.
+  [[gnu::always_inline]] Flow direct_key(std::string_view name, char first);
+  /// direct_key() for a member of an object without a shape.
+  [[gnu::always_inline]] Flow direct_unshaped(std::string_view name,
+                                              char first);
+  /// direct_unshaped() for a name to rename (out of line).
+  Flow direct_renamed(std::string_view name);
+  /// The member being read goes the general way; direct_ again after its
+  /// value.
+  void leave_direct() {
+    resume_direct_ = direct_;
+    direct_ = kOff;
+  }
+  Flow sent(Flow f) {
+    if (f == Flow::stop) [[unlikely]] {
+      stop();
+    }
+    return f;
   }
   Flow send_key(const Renamed& k, bool plain);
   void send_timestamp(const Timestamp& t);
@@ -438,6 +476,20 @@ class FusedFeatures final : public Handler {
   CachedKey loose_;
   bool has_key_ = false;
   bool key_plain_ = false;
+  // Direct values: in a container where no rule can select anything (the
+  // tracker is not live), scalars go straight to the writer. In an object
+  // there, a plain key whose value's first byte the JSON reader tells is
+  // decided at once: dropped with its null value (the reader skips it), or
+  // renamed, recorded and sent; keys that follow a clean shape or have no
+  // shape take the short way. Only in front of the JSON writer.
+  static constexpr bool kDirect = detail::TakesDirectKeys<Next>;
+  // direct_: off, on (an array, or an object with a shape), or on in an
+  // object without a shape.
+  enum : std::uint8_t { kOff, kDirectValues, kUnshaped };
+  std::uint8_t direct_ = kOff;
+  // A member left the direct way (leave_direct()): its value ends back in
+  // the direct object, in this state.
+  std::uint8_t resume_direct_ = kOff;
   Renamed key_;
   std::string key_copy_;        // the held key when it is not stable
   std::vector<bool> in_array_;  // per open container, for drop-all

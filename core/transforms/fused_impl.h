@@ -6,23 +6,15 @@
 #include <algorithm>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/transforms/fused.h"
 
 namespace jbx::transforms {
 
 namespace detail {
-
-template <class N>
-concept TakesPlainText = requires(N& n, std::string_view s) {
-  n.plain_string(s);
-  n.plain_key(s);
-};
-
-/// A writer told how far past a key's start it may read (JsonWriter).
-template <class N>
-concept TakesDirectKeys = requires(N& n, std::string_view s, std::size_t r) {
-  n.direct_key(s, r);
-};
 
 inline unsigned KeyRenamer::filter_bit(std::string_view s) {
   if (s.empty()) return 0;
@@ -111,6 +103,22 @@ template <bool kPadded>
   // (capitals, ' ', '-', '_'): each style keeps those. Tested first on a
   // superset of those bytes, in one or two overlapping words.
   if (table_ && n - 1 < 16) {
+#if defined(__SSE2__)
+    if constexpr (kPadded) {
+      // 16 bytes at once: those up to '0' - 1 and from 'A' to '_'.
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const __m128i low =
+          _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8('0' - 1)), v);
+      const __m128i t = _mm_sub_epi8(v, _mm_set1_epi8('A'));
+      const __m128i mid =
+          _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8('_' - 'A')), t);
+      const auto odd =
+          static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(low, mid))) &
+          ((1u << n) - 1);
+      if (odd == 0) return true;
+      return kept_slowly(name);
+    }
+#endif
     std::uint64_t odd = 0;
     if (n < 8) {
       // kPadded: a word is readable from p whatever n is.
@@ -225,6 +233,71 @@ template <class Next>
     muted_ = false;  // the tracker heard nothing of the member
     live_ = &*tracker_;
   }
+  if constexpr (kDirect) {
+    if (resume_direct_ != kOff) [[unlikely]] {
+      if (fast_keys_) direct_ = resume_direct_;
+      resume_direct_ = kOff;
+    }
+  }
+}
+
+template <class Next>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::update_direct() {
+  if constexpr (kDirect) {
+    // (In an array, a null element is sent unless --nulls=drop-all.)
+    direct_ = kOff;
+    if (fast_keys_ && top_ != nullptr && live_ == nullptr && !muted_) {
+      if (!top_->is_array) {
+        direct_ = top_->shape == nullptr ? kUnshaped : kDirectValues;
+      } else if (!drop_all_) {
+        direct_ = kDirectValues;
+      }
+    }
+  }
+}
+
+template <class Next>
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::direct_key(
+    std::string_view name, char first) {
+  // Without the value's first byte, a key that may be dropped is held.
+  if (drop_ && first == '\0') [[unlikely]] {
+    leave_direct();
+    return on_key(name, true);
+  }
+  if (direct_ == kUnshaped) return direct_unshaped(name, first);
+  Open& o = *top_;
+  if (o.next != o.stop) {
+    // The next key of a clean shape: renamed and checked already.
+    CachedKey& c = *o.next;
+    if (same_name(*o.shape, c, name)) {
+      ++o.next;
+      key_slot_ = &c;
+      if (drop_ && first == 'n') {
+        c.dropped = o.serial;
+        return Flow::skip;
+      }
+      return sent(send_cached(c));
+    }
+  }
+  leave_direct();
+  return on_key(name, true);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::direct_unshaped(
+    std::string_view name, char first) {
+  // Nothing is recorded of a member dropped: it cannot collide.
+  if (drop_ && first == 'n') return Flow::skip;
+  if (keys_) {
+    if (!keys_->kept<true>(name)) [[unlikely]] {
+      return direct_renamed(name);
+    }
+    if (!keys_->try_add_kept(name)) [[unlikely]] {
+      // Another member was renamed: checked against them.
+      keys_->add_member(Renamed{name, name, nullptr});
+    }
+  }
+  return sent(send_name(name, true, true));
 }
 
 template <class Next>
@@ -665,13 +738,25 @@ Flow FusedFeatures<Next>::general_key(std::string_view name, bool plain) {
 }
 
 template <class Next>
+Flow FusedFeatures<Next>::direct_renamed(std::string_view name) {
+  Renamed k;
+  keys_->rename(name, true, k);
+  keys_->add_member(k);
+  return sent(send_name(k.renamed, true, k.target != nullptr));
+}
+
+template <class Next>
 Flow FusedFeatures<Next>::key(std::string_view name) {
+  if (direct_ != kOff) leave_direct();
   return on_key(name, false);
 }
 
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::plain_key(
-    std::string_view name) {
+    std::string_view name, char first) {
+  if constexpr (kDirect) {
+    if (direct_ != kOff) return direct_key(name, first);
+  }
   return on_key(name, true);
 }
 
@@ -705,6 +790,12 @@ template <class Next>
     ++quiet_;
   }
   if (cache_ && f == Flow::visit) push_open(is_array);
+  if constexpr (kDirect) {
+    if (f == Flow::visit) {
+      resume_direct_ = kOff;
+      update_direct();
+    }
+  }
   return f;
 }
 
@@ -736,6 +827,7 @@ template <class Next>
   if (eager_levels_) keys_->close_object();
   next_.end_object();
   closed();
+  update_direct();
 }
 
 template <class Next>
@@ -755,10 +847,16 @@ template <class Next>
   if (cache_) pop_open();
   next_.end_array();
   closed();
+  update_direct();
 }
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::null_value() {
+  // (A direct member's null is not sent when nulls are dropped.)
+  if (kDirect && direct_ != kOff) {
+    next_.null_value();
+    return;
+  }
   selected();  // a null at a date path stays null
   if (drop_ && (held_ != nullptr || has_key_)) {
     // The member disappears with its key.
@@ -774,6 +872,10 @@ template <class Next>
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::bool_value(bool b) {
+  if (kDirect && direct_ != kOff) {
+    next_.bool_value(b);
+    return;
+  }
   if (selected()) date_reader_->not_a_date(b ? "true" : "false", *tracker_);
   if (release()) next_.bool_value(b);
   value_end();
@@ -791,6 +893,10 @@ void FusedFeatures<Next>::on_number(std::string_view text) {
 
 template <class Next>
 void FusedFeatures<Next>::int_value(std::int64_t v) {
+  if (kDirect && direct_ != kOff) {
+    next_.int_value(v);
+    return;
+  }
   if (selected()) {
     on_number(detail::number_text(v));
   } else if (release()) {
@@ -801,6 +907,10 @@ void FusedFeatures<Next>::int_value(std::int64_t v) {
 
 template <class Next>
 void FusedFeatures<Next>::uint_value(std::uint64_t v) {
+  if (kDirect && direct_ != kOff) {
+    next_.uint_value(v);
+    return;
+  }
   if (selected()) {
     on_number(detail::number_text(v));
   } else if (release()) {
@@ -811,6 +921,10 @@ void FusedFeatures<Next>::uint_value(std::uint64_t v) {
 
 template <class Next>
 void FusedFeatures<Next>::double_value(double v) {
+  if (kDirect && direct_ != kOff) {
+    next_.double_value(v);
+    return;
+  }
   if (selected()) {
     on_number(detail::number_text(v));
   } else if (release()) {
@@ -822,6 +936,10 @@ void FusedFeatures<Next>::double_value(double v) {
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::number_text(
     std::string_view text) {
+  if (kDirect && direct_ != kOff) {
+    next_.number_text(text);
+    return;
+  }
   if (selected()) {
     on_number(text);
   } else if (release()) {
@@ -833,6 +951,16 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::on_string(
     std::string_view s, bool plain) {
+  if (kDirect && direct_ != kOff) {
+    if constexpr (detail::TakesPlainText<Next>) {
+      if (plain) {
+        next_.plain_string(s);
+        return;
+      }
+    }
+    next_.string_value(s);
+    return;
+  }
   if (selected()) [[unlikely]] {
     if (string_date(s)) {
       value_end();
@@ -895,6 +1023,8 @@ void FusedFeatures<Next>::end_document() {
   has_key_ = false;
   stopped_ = false;
   fast_keys_ = cache_;
+  direct_ = kOff;
+  resume_direct_ = kOff;
   in_array_.clear();
   depth_ = 0;
   top_ = nullptr;

@@ -67,8 +67,8 @@ inline std::uint64_t eight_digit_value(std::uint64_t w) {
   return (w & 0x0000FFFF0000FFFF) * 42949672960001 >> 32;
 }
 
-// What number_kind() finds besides the kind: the number as digits * 10^power
-// with the sign apart. A caller that ignores it has the sums optimised away.
+// What number_kind<true>() finds besides the kind: the number as digits *
+// 10^power with the sign apart.
 struct NumberParts {
   bool negative = false;
   // The integer and fraction digits read as one integer: exact when there
@@ -81,12 +81,15 @@ struct NumberParts {
   std::int64_t power = 0;
 };
 
-// Reads the digits from s[i] on into v; returns where they end. Eight bytes
-// at a time: the digits among them are found and read at once, whatever
-// their number (a coordinate's "65" and "613616999999977" take one and two
-// steps). The input's padding makes the 8 bytes readable even at its end.
-inline std::size_t read_digits(std::string_view s, std::size_t i,
-                               std::uint64_t& v) {
+// Reads the digits from s[i] on into v (kValue) or passes over them; returns
+// where they end. Eight bytes at a time: the digits among them are found and
+// read at once, whatever their number (a coordinate's "65" and
+// "613616999999977" take one and two steps). The input's padding makes the
+// 8 bytes readable even at its end.
+template <bool kValue>
+[[gnu::always_inline]] inline std::size_t read_digits(std::string_view s,
+                                                      std::size_t i,
+                                                      std::uint64_t& v) {
   const std::size_t n = s.size();
   if constexpr (std::endian::native == std::endian::little) {
     static constexpr std::uint64_t kPow10[8] = {
@@ -105,12 +108,14 @@ inline std::size_t read_digits(std::string_view s, std::size_t i,
                      : static_cast<std::size_t>(std::countr_zero(flags)) / 8;
       k = std::min(k, n - i);
       if (k == 8) {
-        v = v * 100000000 + eight_digit_value(w);
+        if constexpr (kValue) v = v * 100000000 + eight_digit_value(w);
         i += 8;
         continue;
       }
       // The k digits as the last of eight, after leading zeros.
-      if (k > 0) v = v * kPow10[k] + eight_digit_value(w << (64 - 8 * k));
+      if constexpr (kValue) {
+        if (k > 0) v = v * kPow10[k] + eight_digit_value(w << (64 - 8 * k));
+      }
       return i + k;
     }
   }
@@ -122,6 +127,8 @@ inline std::size_t read_digits(std::string_view s, std::size_t i,
 }
 
 // RFC 8259 number grammar; stage 1 only says where a token starts.
+// kValue: `parts` is filled in; else only the kind is sure.
+template <bool kValue>
 inline NumberKind number_kind(std::string_view s, NumberParts& parts) {
   std::size_t i = 0;
   const std::size_t n = s.size();
@@ -134,7 +141,7 @@ inline NumberKind number_kind(std::string_view s, NumberParts& parts) {
   if (s[i] == '0') {
     ++i;
   } else if (is_digit(s[i])) {
-    i = read_digits(s, i, v);
+    i = read_digits<kValue>(s, i, v);
   } else {
     return NumberKind::invalid;
   }
@@ -143,7 +150,7 @@ inline NumberKind number_kind(std::string_view s, NumberParts& parts) {
     ++i;
     if (i >= n || !is_digit(s[i])) return NumberKind::invalid;
     const std::size_t frac = i;
-    i = read_digits(s, i, v);
+    i = read_digits<kValue>(s, i, v);
     parts.frac_digits = i - frac;
     decimal = true;
   }
@@ -155,7 +162,9 @@ inline NumberKind number_kind(std::string_view s, NumberParts& parts) {
     if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
     if (i >= n || !is_digit(s[i])) return NumberKind::invalid;
     for (; i < n && is_digit(s[i]); ++i) {
-      if (power < 1'000'000) power = power * 10 + (s[i] - '0');
+      if constexpr (kValue) {
+        if (power < 1'000'000) power = power * 10 + (s[i] - '0');
+      }
     }
     if (negative_power) power = -power;
     decimal = true;
@@ -226,6 +235,13 @@ constexpr bool kBinaryWriter =
 template <class H>
 constexpr bool kTakesPlainText =
     std::is_same_v<H, JsonWriter> ||
+    std::is_same_v<H, transforms::FusedFeatures<JsonWriter>>;
+
+// The fused features in front of the JSON writer are told the first byte of
+// a member's value with its key, and may drop a null member at once
+// (FusedFeatures::plain_key): its value is then checked to be null here.
+template <class H>
+constexpr bool kPeeksValue =
     std::is_same_v<H, transforms::FusedFeatures<JsonWriter>>;
 
 // What the walk found wrong, in simdjson's terms (the scalar parser words
@@ -466,7 +482,7 @@ inline Code IndexWalker<H, kChunked>::scalar(std::uint32_t i) {
       break;
   }
   NumberParts parts;
-  const NumberKind kind = number_kind(t, parts);
+  const NumberKind kind = number_kind<kBinaryWriter<H>>(t, parts);
   if (kind == NumberKind::invalid) return simdjson::NUMBER_ERROR;
   if constexpr (kBinaryWriter<H>) {
     if (kind == NumberKind::integer) {
@@ -530,7 +546,9 @@ inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
   }
   Flow kf = Flow::visit;
   if (!has_backslash(raw.data(), raw.size())) {
-    if constexpr (kTakesPlainText<H>) {
+    if constexpr (kPeeksValue<H>) {
+      kf = h_.plain_key(raw, at(i + 2));
+    } else if constexpr (kTakesPlainText<H>) {
       kf = h_.plain_key(raw);
     } else if constexpr (kBinaryWriter<H>) {
       kf = h_.padded_key(raw);
@@ -673,6 +691,14 @@ object_field:
   if (!skip_next_) goto value;
   // The handler skipped the member's value: passed over, not sent.
   skip_next_ = false;
+  if constexpr (kPeeksValue<H>) {
+    // A null dropped with its key (the token is in this chunk: its first
+    // byte was read).
+    if (at(i) == 'n' && token(i) != "null") {
+      at_ = i;
+      return simdjson::N_ATOM_ERROR;
+    }
+  }
 skipped_value:
   if (!starts_value(at(i))) {
     err = more(i, simdjson::TAPE_ERROR);
