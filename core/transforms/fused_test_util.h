@@ -1,0 +1,80 @@
+// Test helper shared by the fused features' unit test and the JSON fuzz
+// target: the features as options, and the separate transforms they fuse,
+// chained as the command line chains them.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/transforms/dates.h"
+#include "core/transforms/fused.h"
+#include "core/transforms/key_case.h"
+#include "core/transforms/nulls.h"
+#include "core/transforms/path_tracker.h"
+#include "core/transforms/transform_test_util.h"
+
+namespace jbx::transforms::testing {
+
+/// The fused features of one run.
+struct Features {
+  std::vector<std::string> date_fields;
+  NullPolicy nulls = NullPolicy::keep;
+  std::optional<KeyCase> key_case;
+  std::string date_format;  // "" for none
+  bool keep_errors = false;
+};
+
+inline FusedOptions options(const Features& f) {
+  FusedOptions o;
+  if (!f.date_fields.empty()) {
+    DateFieldOptions d;
+    for (const std::string& p : f.date_fields) {
+      d.fields.push_back(parse_rule_path("date-fields", p));
+    }
+    d.keep_errors = f.keep_errors;
+    o.date_fields = std::move(d);
+  }
+  o.nulls = f.nulls;
+  o.key_case = f.key_case;
+  o.key_case_name = "case";
+  if (!f.date_format.empty()) {
+    o.dates = DateFormat::parse(f.date_format, datetime::TimeZone());
+  }
+  return o;
+}
+
+/// The separate transforms, in the order the command line chains them.
+inline Make chain(const Features& f) {
+  return [f](Handler& next) -> std::unique_ptr<Handler> {
+    struct Chain final : ForwardingHandler {
+      Chain(Handler& front, std::vector<std::unique_ptr<Handler>> parts)
+          : ForwardingHandler(front), parts_(std::move(parts)) {}
+      std::vector<std::unique_ptr<Handler>> parts_;
+    };
+    FusedOptions o = options(f);
+    std::vector<std::unique_ptr<Handler>> parts;
+    Handler* h = &next;
+    if (o.dates) {
+      parts.push_back(std::make_unique<FormatDates>(*h, *o.dates));
+      h = parts.back().get();
+    }
+    if (o.key_case) {
+      parts.push_back(std::make_unique<RenameKeys>(*h, *o.key_case, "case"));
+      h = parts.back().get();
+    }
+    if (o.nulls != NullPolicy::keep) {
+      parts.push_back(std::make_unique<DropNulls>(*h, o.nulls));
+      h = parts.back().get();
+    }
+    if (o.date_fields) {
+      parts.push_back(std::make_unique<ParseDateFields>(*h, *o.date_fields));
+      h = parts.back().get();
+    }
+    Handler& front = *h;
+    return std::make_unique<Chain>(front, std::move(parts));
+  };
+}
+
+}  // namespace jbx::transforms::testing
