@@ -1,10 +1,12 @@
 // jbx: convert, reformat, query and validate JSON and binary JSON.
+#include <malloc.h>
 #include <sys/mman.h>
 
 #include <cstdlib>
 #include <new>
 
 #include "cli/app.h"
+#include "core/huge_block.h"
 
 int main(int argc, char** argv) { return jbx::cli::main(argc, argv); }
 
@@ -15,7 +17,9 @@ int main(int argc, char** argv) { return jbx::cli::main(argc, argv); }
 // Asking the kernel for 2 MiB pages on those blocks (what glibc's
 // glibc.malloc.hugetlb=1 tunable does, which only the environment can set)
 // removes most of them. Everything else goes to malloc unchanged, and
-// blocks are freed with free, so mixing with C allocation stays valid.
+// blocks are freed with free, so mixing with C allocation stays valid;
+// once the run is over (jbx::keep_large_blocks_to_exit()), large blocks
+// are left for the exit to reclaim.
 // Sanitizer builds keep their own operator new.
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -29,7 +33,7 @@ int main(int argc, char** argv) { return jbx::cli::main(argc, argv); }
 #ifndef JBX_KEEP_OPERATOR_NEW
 namespace {
 
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
+using jbx::kHugePage;
 constexpr std::size_t kHugeThreshold = kHugePage;
 
 void* allocate(std::size_t n) noexcept {
@@ -41,6 +45,18 @@ void* allocate(std::size_t n) noexcept {
   // Advice only: the block works the same when the kernel declines.
   if (p != nullptr) madvise(p, rounded, MADV_HUGEPAGE);
   return p;
+}
+
+// glibc's default mmap threshold: larger blocks are mappings of their own,
+// each unmapped when freed.
+constexpr std::size_t kOwnMapping = std::size_t{128} << 10;
+
+void release(void* p) noexcept {
+  if (p != nullptr && jbx::large_blocks_kept_to_exit() &&
+      malloc_usable_size(p) >= kOwnMapping) {
+    return;
+  }
+  std::free(p);
 }
 
 }  // namespace
@@ -59,12 +75,10 @@ void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
 void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
   return allocate(n);
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept {
-  std::free(p);
-}
+void operator delete(void* p) noexcept { release(p); }
+void operator delete[](void* p) noexcept { release(p); }
+void operator delete(void* p, std::size_t) noexcept { release(p); }
+void operator delete[](void* p, std::size_t) noexcept { release(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { release(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { release(p); }
 #endif

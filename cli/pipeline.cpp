@@ -14,6 +14,7 @@
 #include "cli/exit_code.h"
 #include "cli/suggest.h"
 #include "core/error.h"
+#include "core/huge_block.h"
 #include "core/sort_keys.h"
 #include "formats/json/json_format.h"
 #include "formats/json/json_reader.h"
@@ -306,7 +307,8 @@ const FormatSpec& Pipeline::output_format() const {
 void Pipeline::wrap(WrapFn fn) { wraps_.push_back(std::move(fn)); }
 
 int Pipeline::run_to(Sink& sink, bool to_terminal,
-                     const std::vector<std::string>& inputs, bool& any_error) {
+                     const std::vector<std::string>& inputs, bool& any_error,
+                     bool last) {
   const FormatSpec& out_format = output_format();
   WriteOptions wo = write_;
   if (is_json_family(out_format)) {
@@ -383,6 +385,9 @@ int Pipeline::run_to(Sink& sink, bool to_terminal,
         more = more && lines && reader != nullptr;
       }
     }
+    // The reader and the input go next, and nothing more is read: their
+    // large blocks are left to the exit.
+    if (last && &path == &inputs.back()) keep_large_blocks_to_exit();
   }
   writer->finish();
   sink.flush();
@@ -406,7 +411,7 @@ int Pipeline::run() {
           throw e;
         }
         AtomicFileSink sink(path);
-        run_to(sink, false, {path}, failed);
+        run_to(sink, false, {path}, failed, &path == &inputs_.back());
         if (!failed) sink.commit();
       } catch (Error& e) {
         report_error(e, nullptr, nullptr);
@@ -418,13 +423,13 @@ int Pipeline::run() {
   }
   if (!output_path_.empty()) {
     AtomicFileSink sink(output_path_);
-    run_to(sink, false, inputs_, any_error);
+    run_to(sink, false, inputs_, any_error, true);
     // All or nothing: a failed input leaves the target as it was.
     if (!any_error) sink.commit();
     return any_error ? to_int(ExitCode::error) : to_int(ExitCode::ok);
   }
   FdSink sink(1, "<stdout>");
-  return run_to(sink, stdout_is_terminal(), inputs_, any_error);
+  return run_to(sink, stdout_is_terminal(), inputs_, any_error, true);
 }
 
 }  // namespace jbx::cli

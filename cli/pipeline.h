@@ -151,8 +151,10 @@ class Pipeline {
   int run();
 
  private:
+  /// `last`: the run ends with these inputs (keep_large_blocks_to_exit()
+  /// once the last is read).
   int run_to(Sink& sink, bool to_terminal, const std::vector<std::string>& in,
-             bool& any_error);
+             bool& any_error, bool last);
 
   const Args& args_;
   std::vector<std::string> inputs_;

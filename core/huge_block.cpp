@@ -6,6 +6,18 @@
 
 namespace jbx {
 
+namespace {
+bool g_keep_to_exit = false;
+}  // namespace
+
+void keep_large_blocks_to_exit() { g_keep_to_exit = true; }
+
+bool large_blocks_kept_to_exit() { return g_keep_to_exit; }
+
+void release_mapping(void* p, std::size_t len) {
+  if (!g_keep_to_exit) munmap(p, len);
+}
+
 void* huge_block(std::size_t len) {
   void* raw = mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -16,7 +16,20 @@ constexpr std::size_t huge_round(std::size_t len) {
 
 /// An anonymous block of `len` bytes (a multiple of kHugePage) aligned to a
 /// huge page, with huge pages asked for; nullptr when it cannot be had.
-/// Release it with munmap(p, len).
+/// Release it with release_mapping(p, len).
 void* huge_block(std::size_t len);
+
+/// Called once the run's last input is done: the large blocks still held
+/// (mappings, and blocks of 128 KiB or more from operator new) are then
+/// left for the process's exit to reclaim instead of being unmapped one by
+/// one. On a small input, unmapping them is a tenth of the run: each
+/// munmap of a large block is a system call that frees its pages and
+/// flushes the TLB, which exit does once for the whole address space.
+void keep_large_blocks_to_exit();
+/// Whether keep_large_blocks_to_exit() was called.
+bool large_blocks_kept_to_exit();
+
+/// munmap(p, len), unless the blocks are kept to the exit.
+void release_mapping(void* p, std::size_t len);
 
 }  // namespace jbx

@@ -62,7 +62,7 @@ FdSink::FdSink(int fd, std::string name)
 
 void BufferFree::operator()(char* p) const {
   if (huge_len > 0) {
-    munmap(p, huge_len);
+    release_mapping(p, huge_len);
   } else {
     delete[] p;
   }

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "core/huge_block.h"
 
 namespace jbx {
 
@@ -76,7 +77,7 @@ std::unique_ptr<Source> Source::from_memory(std::string name,
 }
 
 Source::~Source() {
-  if (map_ != nullptr) munmap(map_, map_len_);
+  if (map_ != nullptr) release_mapping(map_, map_len_);
   if (owns_fd_ && fd_ >= 0) ::close(fd_);
 }
 

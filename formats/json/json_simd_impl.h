@@ -897,6 +897,11 @@ Code Engine::index_with(Parser& parser, const char* doc, std::size_t doc_len,
                         bool& final) const {
   const char* p = doc + from;
   const std::size_t rest = doc_len - from;
+  // Room for the largest chunk (the last may be half as large again) from
+  // the first: growing the index later frees and maps it again.
+  if (!reserve(parser, std::min(rest, chunking_.chunk + chunking_.chunk / 2))) {
+    return simdjson::MEMALLOC;
+  }
   const auto stage1 = [&](std::size_t len, simdjson::stage1_mode mode) {
     if (!reserve(parser, len)) return simdjson::MEMALLOC;
     return parser->stage1(reinterpret_cast<const std::uint8_t*>(p), len, mode);
