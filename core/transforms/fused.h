@@ -296,8 +296,6 @@ class FusedFeatures final : public Handler {
   /// direct_key() for a member of an object without a shape.
   [[gnu::always_inline]] Flow direct_unshaped(std::string_view name,
                                               char first);
-  /// direct_unshaped() for a name to rename (out of line).
-  Flow direct_renamed(std::string_view name);
   /// The member being read goes the general way; direct_ again after its
   /// value.
   void leave_direct() {

@@ -288,14 +288,13 @@ template <class Next>
     std::string_view name, char first) {
   // Nothing is recorded of a member dropped: it cannot collide.
   if (drop_ && first == 'n') return Flow::skip;
-  if (keys_) {
-    if (!keys_->kept<true>(name)) [[unlikely]] {
-      return direct_renamed(name);
-    }
-    if (!keys_->try_add_kept(name)) [[unlikely]] {
-      // Another member was renamed: checked against them.
-      keys_->add_member(Renamed{name, name, nullptr});
-    }
+  if (keys_ && (!keys_->kept<true>(name) || !keys_->try_add_kept(name)))
+      [[unlikely]] {
+    // A name to rename, or one to check against a renamed member: the
+    // general way, which holds it while nulls are dropped, so that a
+    // collision is reported where it always is.
+    leave_direct();
+    return on_key(name, true);
   }
   return sent(send_name(name, true, true));
 }
@@ -735,14 +734,6 @@ Flow FusedFeatures<Next>::general_key(std::string_view name, bool plain) {
   key_plain_ = plain;
   has_key_ = true;
   return Flow::visit;
-}
-
-template <class Next>
-Flow FusedFeatures<Next>::direct_renamed(std::string_view name) {
-  Renamed k;
-  keys_->rename(name, true, k);
-  keys_->add_member(k);
-  return sent(send_name(k.renamed, true, k.target != nullptr));
 }
 
 template <class Next>

@@ -302,6 +302,21 @@ case("key_case_collision", ["fmt", "-c", "--key-case", "camel"],
             '"userId" both become "userId"\n'
             '  {"a":{"user_id":1,"userId":2}}\n'
             '                    ^\n')
+# A collision in a record after a few whose keys differ: reported at the
+# key, or at the value while nulls are dropped (the key is held until its
+# value shows the member stays).
+MAPS = '[{"k1":1},{"k2":1},{"k3":1},{"k4":1},{"a_b":1,"aB":2}]'
+case("key_case_collision_in_a_map", ["fmt", "-c", "--key-case", "snake"],
+     stdin=MAPS, code=2, stdout=None,
+     stderr='jbx: error: <stdin>:1:47: --key-case=snake: keys "a_b" and '
+            '"aB" both become "a_b"\n'
+            '  ' + MAPS + '\n' + ' ' * 48 + '^\n')
+case("key_case_collision_in_a_map_dropping_nulls",
+     ["fmt", "-c", "--key-case", "snake", "--nulls=drop"],
+     stdin=MAPS, code=2, stdout=None,
+     stderr='jbx: error: <stdin>:1:52: --key-case=snake: keys "a_b" and '
+            '"aB" both become "a_b"\n'
+            '  ' + MAPS + '\n' + ' ' * 53 + '^\n')
 case("key_case_with_sort", ["fmt", "-c", "-S", "--key-case", "snake"],
      stdin='{"bB":1,"aA":2}', stdout='{"a_a":2,"b_b":1}\n')
 
