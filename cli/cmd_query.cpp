@@ -16,6 +16,7 @@
 #include "cli/pipeline.h"
 #include "cli/transforms_from_flags.h"
 #include "core/error.h"
+#include "core/huge_block.h"
 #include "core/path/eval.h"
 #include "core/path/path.h"
 #include "formats/json/json_format.h"
@@ -353,6 +354,10 @@ int run_query(const Args& args) {
         any_error = true;
         more = lines && reader != nullptr;
       }
+    }
+    // Nothing more is read: the reader's large blocks are left to the exit.
+    if (&input == &inputs.back() || !selector.active()) {
+      keep_large_blocks_to_exit();
     }
   }
   if (settings.wrap) {

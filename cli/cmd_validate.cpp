@@ -12,6 +12,7 @@
 #include "cli/exit_code.h"
 #include "cli/pipeline.h"
 #include "core/error.h"
+#include "core/huge_block.h"
 #include "formats/json/json_format.h"
 #include "formats/json/json_reader.h"
 
@@ -126,6 +127,8 @@ int run_validate(const Args& args) {
       report(e, src.get(), reader.get());
       invalid = true;
     }
+    // The last input: its reader's large blocks are left to the exit.
+    if (&path == &inputs.back()) keep_large_blocks_to_exit();
   }
   if (failed) return to_int(ExitCode::error);
   return invalid ? to_int(ExitCode::negative) : to_int(ExitCode::ok);
