@@ -1286,6 +1286,34 @@ void DatePattern::format(const Fields& f, std::string& out) const {
   out.resize(static_cast<std::size_t>(end - out.data()));
 }
 
+char* DatePattern::format_iso_text(std::string_view iso, std::int32_t offset,
+                                   char* p) const {
+  IsoParts r;
+  if (!has_layout_ || !parse_iso_parts(iso, r)) return nullptr;
+  if (r.offset != offset) {
+    Fields f;
+    f.year = r.year;
+    f.month = static_cast<int>(r.month);
+    f.day = static_cast<int>(r.day);
+    f.hour = static_cast<int>(r.hour);
+    f.minute = static_cast<int>(r.minute);
+    f.second = static_cast<int>(r.second);
+    f.nanos = r.nanos;
+    shift_fields(f, offset - r.offset);
+    // (Beyond four digits of year the layout does not apply.)
+    if (f.year < 0 || f.year > 9999) return nullptr;
+    return format_to(f, p);
+  }
+  // Where the pairs of digits of compile_layout()'s fields are in the
+  // text: "yyyy-MM-ddTHH:mm:ss".
+  static constexpr std::array<std::uint8_t, 7> kAt = {0, 2, 5, 8, 11, 14, 17};
+  std::memcpy(p, layout_.data(), kLayoutWidth);
+  for (std::size_t k = 0; k < kAt.size(); ++k) {
+    std::memcpy(p + pair_pos_[k], iso.data() + kAt[k], 2);
+  }
+  return p + layout_size_;
+}
+
 char* DatePattern::format_to(const Fields& f, char* p) const {
   if (has_layout_ && f.year >= 0 && f.year <= 9999 &&
       static_cast<unsigned>(f.month | f.day | f.hour | f.minute | f.second) <

@@ -161,6 +161,14 @@ class DatePattern {
   /// Writes `f` formatted at `out`, which has room for size_bound(f)
   /// bytes; returns the end.
   char* format_to(const Fields& f, char* out) const;
+  /// format_to() of the ISO 8601 text `iso` in a form parse_iso_fast()
+  /// reads, at `offset`, for a pattern of numbers and literals only (years
+  /// 0 to 9999): at the text's own offset its digits are copied,
+  /// unconverted. Returns nullptr (having written nothing) otherwise.
+  /// `out` has room for kFormatIsoRoom bytes.
+  char* format_iso_text(std::string_view iso, std::int32_t offset,
+                        char* out) const;
+  static constexpr std::size_t kFormatIsoRoom = 34;
   /// True when no text this pattern writes needs escaping in a JSON
   /// string (no quote, backslash or control character).
   bool escape_free() const { return escape_free_; }

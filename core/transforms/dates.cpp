@@ -151,6 +151,19 @@ DateFormatter::Result DateFormatter::format_wall_clock(dt::Fields f,
   return format_fixed(f);
 }
 
+bool DateFormatter::format_iso_text(std::string_view iso, Result& r) {
+  if (!instants_fixed_ || f_.kind != DateFormat::Kind::pattern) return false;
+  if (buf_.size() < dt::DatePattern::kFormatIsoRoom) {
+    buf_.resize(dt::DatePattern::kFormatIsoRoom);
+  }
+  char* const p = buf_.data();
+  const char* end = f_.pattern.format_iso_text(iso, fixed_state_.offset, p);
+  if (end == nullptr) return false;
+  r = {false, 0, std::string_view(p, static_cast<std::size_t>(end - p)),
+       f_.pattern.escape_free()};
+  return true;
+}
+
 DateFormatter::Result DateFormatter::format_fixed(dt::Fields& f) {
   f.offset = fixed_state_.offset;
   f.abbr = fixed_state_.abbr;

@@ -58,6 +58,10 @@ class DateFormatter {
   /// unset) shows at `offset`, as datetime::parse_iso_fast_fields() reads
   /// it: shifted to the format's offset without counting days since 1970.
   Result format_wall_clock(datetime::Fields f, std::int32_t offset);
+  /// format_wall_clock() of the text datetime::parse_iso_fast_fields()
+  /// reads, when the format is a pattern of numbers and literals: false
+  /// (and `r` unset) otherwise.
+  bool format_iso_text(std::string_view iso, Result& r);
 
  private:
   /// Writes `f`, a wall clock at the fixed offset, with instants_fixed().

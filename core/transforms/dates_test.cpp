@@ -1,5 +1,7 @@
 #include "core/transforms/dates.h"
 
+#include <fmt/format.h>
+
 #include <boost/test/unit_test.hpp>
 
 #include "core/error.h"
@@ -225,6 +227,69 @@ BOOST_AUTO_TEST_CASE(wall_clocks_at_an_offset_as_instants) {
     }
   }
   BOOST_TEST(checked == 54000);
+}
+
+BOOST_AUTO_TEST_CASE(iso_texts_formatted_from_their_digits) {
+  // format_iso_text() writes a text in a pattern of numbers and literals
+  // (copying its digits when the text is at the format's offset): the
+  // same as format_wall_clock() of the fields read, and declined for the
+  // ISO format, patterns with names or fractions, and texts that are not
+  // in the fast forms or not dates.
+  const char* const patterns[] = {
+      "yyyy-MM-dd HH:mm:ss",    "dd/MM/yyyy", "HH:mm",
+      "yyyy'T'HHmmss",          "iso8601",    "E yyyy-MM-dd",
+      "yyyy-MM-dd HH:mm:ss.SSS"};
+  const std::int32_t zones[] = {0, 8 * 3600, -5 * 3600 - 1800};
+  const char* const suffixes[] = {"Z",     "+08:00",      "-05:30", ".5Z",
+                                  ".123Z", ".123456789Z", "",       "+8",
+                                  ".Z",    "z",           "+08:00x"};
+  std::uint64_t seed = 99;
+  const auto next = [&seed] {
+    seed = seed * 6364136223846793005u + 1442695040888963407u;
+    return seed >> 33;
+  };
+  int copied = 0;
+  int declined = 0;
+  int same_offset = 0;
+  for (const char* pattern : patterns) {
+    for (const std::int32_t zone : zones) {
+      tf::DateFormatter f(
+          tf::DateFormat::parse(pattern, dt::TimeZone::fixed(zone)));
+      for (int k = 0; k < 2000; ++k) {
+        // Some fields out of range: the text is then no date.
+        const std::string text =
+            fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}{}", next() % 10000,
+                        next() % 13, next() % 32, next() % 25, next() % 61,
+                        next() % 61, suffixes[next() % std::size(suffixes)]);
+        dt::Fields w;
+        std::int32_t offset = 0;
+        const bool fast = dt::parse_iso_fast_fields(text, w, offset);
+        tf::DateFormatter::Result r;
+        if (!f.format_iso_text(text, r)) {
+          ++declined;
+          continue;
+        }
+        ++copied;
+        BOOST_TEST_REQUIRE(fast, text);
+        if (offset == zone) ++same_offset;
+        const std::string got(r.text);
+        BOOST_TEST(got == f.format_wall_clock(w, offset).text, text);
+      }
+    }
+  }
+  BOOST_TEST(copied > 1000);
+  BOOST_TEST(same_offset > 100);
+  BOOST_TEST(declined > 1000);
+  // The common case, exactly.
+  tf::DateFormatter utc(
+      tf::DateFormat::parse("yyyy-MM-dd HH:mm:ss", dt::TimeZone()));
+  tf::DateFormatter::Result r;
+  BOOST_TEST_REQUIRE(utc.format_iso_text("2027-01-19T08:53:21.240Z", r));
+  BOOST_TEST(r.text == "2027-01-19 08:53:21");
+  BOOST_TEST_REQUIRE(utc.format_iso_text("2027-01-01T05:53:21+08:00", r));
+  BOOST_TEST(r.text == "2026-12-31 21:53:21");
+  BOOST_TEST(!utc.format_iso_text("0000-01-01T05:53:21+08:00", r));
+  BOOST_TEST(!utc.format_iso_text("2027-02-29T08:53:21Z", r));
 }
 
 BOOST_AUTO_TEST_CASE(iso_text_read_as_fields) {

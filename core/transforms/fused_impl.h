@@ -400,7 +400,13 @@ template <class Next>
 bool FusedFeatures<Next>::string_date(std::string_view s) {
   if (fast_dates_) {
     // What text() and format() do with the usual text, without the
-    // Timestamp between them.
+    // Timestamp between them (and at the format's offset, without
+    // converting its digits).
+    DateFormatter::Result r;
+    if (date_writer_->format_iso_text(s, r)) {
+      if (release()) send_date(r);
+      return true;
+    }
     datetime::Fields f;
     std::int32_t offset = 0;
     if (datetime::parse_iso_fast_fields(s, f, offset)) {
