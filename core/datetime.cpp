@@ -857,10 +857,9 @@ bool parse_iso_fast(std::string_view t, std::int64_t& local_seconds,
   return true;
 }
 
-bool parse_iso_fast_fields(std::string_view t, Fields& f,
-                           std::int32_t& offset) {
-  IsoParts r;
-  if (!parse_iso_parts(t, r)) return false;
+namespace {
+
+void set_fields(const IsoParts& r, Fields& f) {
   f.year = r.year;
   f.month = static_cast<int>(r.month);
   f.day = static_cast<int>(r.day);
@@ -868,6 +867,15 @@ bool parse_iso_fast_fields(std::string_view t, Fields& f,
   f.minute = static_cast<int>(r.minute);
   f.second = static_cast<int>(r.second);
   f.nanos = r.nanos;
+}
+
+}  // namespace
+
+bool parse_iso_fast_fields(std::string_view t, Fields& f,
+                           std::int32_t& offset) {
+  IsoParts r;
+  if (!parse_iso_parts(t, r)) return false;
+  set_fields(r, f);
   offset = r.offset;
   return true;
 }
@@ -1292,13 +1300,7 @@ char* DatePattern::format_iso_text(std::string_view iso, std::int32_t offset,
   if (!has_layout_ || !parse_iso_parts(iso, r)) return nullptr;
   if (r.offset != offset) {
     Fields f;
-    f.year = r.year;
-    f.month = static_cast<int>(r.month);
-    f.day = static_cast<int>(r.day);
-    f.hour = static_cast<int>(r.hour);
-    f.minute = static_cast<int>(r.minute);
-    f.second = static_cast<int>(r.second);
-    f.nanos = r.nanos;
+    set_fields(r, f);
     shift_fields(f, offset - r.offset);
     // (Beyond four digits of year the layout does not apply.)
     if (f.year < 0 || f.year > 9999) return nullptr;
