@@ -20,7 +20,8 @@ struct EventLogRules {
   /// 64 bits is written back as a plain integer (JSONB, CBOR).
   bool integer_text_as_int = true;
   /// Timestamps log every field; false keeps only kind, instant and offset
-  /// (CBOR keeps neither the zone id nor the source precision).
+  /// (CBOR keeps neither the zone id nor the source precision; MessagePack
+  /// writes whole seconds as timestamp32 whatever form they were read from).
   bool full_timestamp = true;
 };
 
