@@ -293,9 +293,10 @@ class FusedFeatures final : public Handler {
   [[gnu::always_inline]] void update_direct();
   /// plain_key() while direct_.
   [[gnu::always_inline]] Flow direct_key(std::string_view name, char first);
-  /// direct_key() for a member of an object without a shape.
-  [[gnu::always_inline]] Flow direct_unshaped(std::string_view name,
-                                              char first);
+  /// direct_key() for a member of an object without a shape: false when
+  /// the key goes the general way instead.
+  [[gnu::always_inline]] bool direct_unshaped(std::string_view name, char first,
+                                              Flow& f);
   /// The member being read goes the general way; direct_ again after its
   /// value.
   void leave_direct() {

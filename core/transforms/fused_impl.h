@@ -259,44 +259,51 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::direct_key(
     std::string_view name, char first) {
-  // Without the value's first byte, a key that may be dropped is held.
-  if (drop_ && first == '\0') [[unlikely]] {
-    leave_direct();
-    return on_key(name, true);
-  }
-  if (direct_ == kUnshaped) return direct_unshaped(name, first);
   Open& o = *top_;
-  if (o.next != o.stop) {
+  if (o.next != o.stop) [[likely]] {
     // The next key of a clean shape: renamed and checked already.
     CachedKey& c = *o.next;
     if (same_name(*o.shape, c, name)) {
-      ++o.next;
-      key_slot_ = &c;
-      if (drop_ && first == 'n') {
+      // A null, or a value not seen yet ('\0'), matters only when nulls
+      // are dropped: the byte is tested first, as most values are neither.
+      if (!((first == 'n' || first == '\0') && drop_)) [[likely]] {
+        ++o.next;
+        key_slot_ = &c;
+        return sent(send_cached(c));
+      }
+      if (first == 'n') {
+        ++o.next;
+        key_slot_ = &c;
         c.dropped = o.serial;
         return Flow::skip;
       }
-      return sent(send_cached(c));
+      // Without the value's first byte, a key that may be dropped is held.
     }
+  } else if (direct_ == kUnshaped) {
+    Flow f;
+    if (direct_unshaped(name, first, f)) return f;
   }
   leave_direct();
   return on_key(name, true);
 }
 
 template <class Next>
-[[gnu::always_inline]] inline Flow FusedFeatures<Next>::direct_unshaped(
-    std::string_view name, char first) {
-  // Nothing is recorded of a member dropped: it cannot collide.
-  if (drop_ && first == 'n') return Flow::skip;
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::direct_unshaped(
+    std::string_view name, char first, Flow& f) {
+  if ((first == 'n' || first == '\0') && drop_) [[unlikely]] {
+    // Nothing is recorded of a member dropped: it cannot collide.
+    f = Flow::skip;
+    return first == 'n';
+  }
+  // A name to rename, or one to check against a renamed member, goes the
+  // general way, which holds it while nulls are dropped, so that a
+  // collision is reported where it always is.
   if (keys_ && (!keys_->kept<true>(name) || !keys_->try_add_kept(name)))
       [[unlikely]] {
-    // A name to rename, or one to check against a renamed member: the
-    // general way, which holds it while nulls are dropped, so that a
-    // collision is reported where it always is.
-    leave_direct();
-    return on_key(name, true);
+    return false;
   }
-  return sent(send_name(name, true, true));
+  f = sent(send_name(name, true, true));
+  return true;
 }
 
 template <class Next>
