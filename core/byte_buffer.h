@@ -111,6 +111,12 @@ class ByteBuffer {
   /// Drops the bytes from `n` on (n <= size()).
   void truncate(std::size_t n) { cur_ = data_.get() + n; }
   void clear() { cur_ = data_.get(); }
+  /// Drops the first `n` bytes (n <= size()), moving the rest to the front.
+  void drop_front(std::size_t n) {
+    const std::size_t rest = size() - n;
+    std::memmove(data_.get(), data_.get() + n, rest);
+    cur_ = data_.get() + rest;
+  }
   /// Makes room for `total` bytes in all, in one allocation: a writer told
   /// the input's size avoids the copies (and, for large documents, the
   /// fresh pages) of growing step by step.

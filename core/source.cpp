@@ -206,6 +206,18 @@ void Source::passed(std::uint64_t offset) {
   }
 }
 
+void Source::read_ahead(std::uint64_t from, std::uint64_t to) const {
+  // (map_, whole_ and in_order_ are set before the reader reads ahead.)
+  if (!in_order_ || map_ == nullptr) return;
+  const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  to = std::min<std::uint64_t>(to, whole_.size());
+  if (from >= to) return;
+  const std::uint64_t a = from / page * page;
+  const std::uint64_t b = (to + page - 1) / page * page;
+  madvise(static_cast<char*>(map_) + a, static_cast<std::size_t>(b - a),
+          MADV_POPULATE_READ);
+}
+
 void Source::advance_map(std::size_t offset) {
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t keep = offset / page * page;

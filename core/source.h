@@ -51,6 +51,11 @@ class Source {
   /// (read back in should anything touch them again), the next ones are
   /// read in. `offset` must not decrease. Nothing for other inputs.
   void passed(std::uint64_t offset);
+  /// For whole() after read_in_order(), from any thread: bytes [from, to)
+  /// are about to be read ahead of the reader. Their pages are read in at
+  /// once (one call, not a fault per few pages); passed() gives them back
+  /// behind the reader as usual. Nothing for other inputs.
+  void read_ahead(std::uint64_t from, std::uint64_t to) const;
 
   /// Streaming access: reads up to `n` bytes, returns 0 at the end. Bytes
   /// seen by peek() are delivered first. Do not mix with whole().

@@ -69,6 +69,17 @@ class CborWriter final : public Writer {
   /// is a good bound): one allocation up front instead of repeated growth.
   void size_hint(std::size_t bytes) { buf_.reserve(bytes); }
 
+  /// For the JSON reader's walk of a large array document, between events:
+  /// the array being written has `n` elements (counted ahead in its text).
+  /// From the first call after an element has begun, the array's head is
+  /// written with that count, and at each call the elements complete go to
+  /// the sink once they make `block` bytes, so that the document is not
+  /// held whole. The bytes are those of the held document. An array that
+  /// ends with another count is an error (Errc::syntax), as is the
+  /// document ending inside it.
+  void stream_array(std::uint64_t n, std::size_t block = kStreamBlock);
+  static constexpr std::size_t kStreamBlock = std::size_t{1} << 20;
+
  private:
   // In preferred mode a container's head takes one byte in buf_ at `pos`,
   // written in place when it ends with fewer than 24 items (most do); a
@@ -105,6 +116,10 @@ class CborWriter final : public Writer {
   inline void end();
   void end_canonical(const Open& o);
   void long_head(const Open& o);
+  void end_streamed(const Open& o);
+  // Writes buf_[from, cut) to the sink with the patches before `cut`, then
+  // drops buf_[0, cut) and moves the positions after it.
+  void flush_front(std::size_t from, std::size_t cut);
   void grow_stack();
   void note_entry();
   void sort_entries(const Open& o);
@@ -125,6 +140,10 @@ class CborWriter final : public Writer {
   std::vector<Patch> patches_;  // heads longer than one byte (preferred)
   std::vector<std::size_t> entry_starts_;
   bool counted_ = false;  // an annotation already counted the next value
+  // stream_array(): the top-level array is streamed with this many
+  // elements; its head is written already.
+  bool streamed_ = false;
+  std::uint64_t streamed_count_ = 0;
 };
 
 // The inline events are always inlined (see core/byte_buffer.h for why).
@@ -191,7 +210,9 @@ class CborWriter final : public Writer {
 [[gnu::always_inline]] inline void CborWriter::end() {
   const Open& o = stack_[--depth_];
   in_array_ = depth_ != 0 && stack_[depth_ - 1].major == 4;
-  if (opts_.canonical) {
+  if (depth_ == 0 && streamed_) [[unlikely]] {
+    end_streamed(o);
+  } else if (opts_.canonical) {
     end_canonical(o);
   } else if (o.count < 24) {
     buf_[o.pos] = static_cast<char>((o.major << 5) | o.count);

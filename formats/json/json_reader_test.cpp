@@ -4,10 +4,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "core/error.h"
 #include "formats/json/json_parser.h"
+#include "formats/json/json_simd.h"
 
 namespace {
 
@@ -256,7 +258,7 @@ BOOST_AUTO_TEST_CASE(json_lines_error_line_is_kept) {
   BOOST_TEST(reader.read_document(null));
   BOOST_TEST(reader.read_document(null));
   BOOST_CHECK_THROW(reader.read_document(null), jbx::Error);
-  BOOST_TEST(reader.error_line().number == 3u);
+  BOOST_TEST(reader.error_line().number == 3);
   BOOST_TEST(reader.error_line().start == 4u);
   BOOST_TEST(reader.error_line().text == "[x]");
   BOOST_TEST(!reader.read_document(null));
@@ -403,6 +405,90 @@ BOOST_AUTO_TEST_CASE(corpus_events_agree_between_engines) {
     ++files;
   }
   BOOST_TEST(files > 10);
+}
+
+// The count a binary writer streams a large array with: by both kernels,
+// over strings that hold brackets, commas, quotes and runs of backslashes
+// across the 64-byte blocks of the AVX2 pass.
+// (-1: not an array that closes.)
+std::int64_t count(const jbx::SimdEngine& e, std::string text) {
+  const std::size_t len = text.size();
+  text.append(64, '\0');
+  std::uint64_t n = 0;
+  if (!e.count_elements(text.data(), len, n)) return -1;
+  return static_cast<std::int64_t>(n);
+}
+
+std::string random_json(std::mt19937& rng, int depth) {
+  switch (rng() % (depth >= 3 ? 2 : 4)) {
+    case 0:
+      return std::to_string(rng() % 1000);
+    case 1: {
+      static constexpr char kPool[] = "\"\\,[]{}a \n";
+      std::string s = "\"";
+      for (std::size_t n = rng() % 70; n > 0; --n) {
+        const char c = kPool[rng() % (sizeof kPool - 1)];
+        if (c == '"' || c == '\\') {
+          s += '\\';
+          s += c;
+        } else if (c == '\n') {
+          s += "\\n";
+        } else {
+          s += c;
+        }
+      }
+      return s + "\"";
+    }
+    case 2: {
+      std::string s = "[";
+      for (std::size_t n = rng() % 5; n > 0; --n) {
+        s += random_json(rng, depth + 1);
+        if (n > 1) s += ", ";
+      }
+      return s + "]";
+    }
+    default: {
+      std::string s = "{";
+      for (std::size_t n = rng() % 5; n > 0; --n) {
+        s += "\"k,[\\\"\":" + random_json(rng, depth + 1);
+        if (n > 1) s += ",\n";
+      }
+      return s + "}";
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(counts_the_elements_of_an_array_document) {
+  std::vector<std::unique_ptr<jbx::SimdEngine>> engines;
+  engines.push_back(jbx::make_simd_engine(64));
+  engines.push_back(jbx::simd_portable::make(64));
+  for (const auto& e : engines) {
+    BOOST_TEST(count(*e, "[]") == 0);
+    BOOST_TEST(count(*e, " \n[ \t]") == 0);
+    BOOST_TEST(count(*e, "[1]") == 1);
+    BOOST_TEST(count(*e, "[1,[2,3],{\"a\":[4,5],\"b\":6}] ") == 3);
+    BOOST_TEST(count(*e, R"(["a,b","[{","\\",",\"],"])") == 4);
+    BOOST_TEST(count(*e, "{\"a\":1}") == -1);
+    BOOST_TEST(count(*e, "[1,2") == -1);
+    BOOST_TEST(count(*e, "[\"],\"") == -1);
+    BOOST_TEST(count(*e, "") == -1);
+    BOOST_TEST(count(*e, "  ") == -1);
+    BOOST_TEST(count(*e, "17") == -1);
+    std::mt19937 rng(20261203);
+    for (int k = 0; k < 300; ++k) {
+      const std::size_t n = 1 + rng() % 60;
+      std::string text = "[";
+      for (std::size_t i = 0; i < n; ++i) {
+        text += random_json(rng, 0);
+        if (i + 1 < n) text += rng() % 2 ? "," : " ,\n ";
+      }
+      text += "]";
+      BOOST_TEST(count(*e, text) == static_cast<std::int64_t>(n), text);
+      // Cut short anywhere inside the array, it does not close.
+      BOOST_TEST(count(*e, text.substr(0, rng() % (text.size() - 1))) == -1,
+                 text);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -34,6 +34,9 @@ class SimdProgress {
  public:
   /// The walk needs nothing before p[offset] any more.
   virtual void passed(std::size_t offset) = 0;
+  /// Called from a second thread: the bytes [from, to) are about to be
+  /// read ahead of the walk.
+  virtual void read_ahead(std::size_t from, std::size_t to) = 0;
 
  protected:
   ~SimdProgress() = default;
@@ -70,6 +73,13 @@ class SimdEngine {
   virtual SimdResult parse(const char* p, std::size_t len, std::size_t capacity,
                            Handler& out, SimdProgress* progress) = 0;
   virtual void set_chunking(const SimdChunking& c) = 0;
+  /// The elements of the array document at p[0, len) (readable 64 bytes
+  /// past len), as counted before a large array is streamed to a binary
+  /// writer: exact for every document the walk takes to the array's end.
+  /// False when the text does not start with '[' or the array does not
+  /// close.
+  virtual bool count_elements(const char* p, std::size_t len,
+                              std::uint64_t& n) const = 0;
 };
 
 /// Resizes the walk's scratch text to `n` bytes. Out of line, in code

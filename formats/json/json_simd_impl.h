@@ -248,6 +248,145 @@ constexpr bool kPeeksValue =
 // the error for the user).
 using Code = simdjson::error_code;
 
+// The elements of the array document at p[0, len) (readable 64 bytes past
+// len), counted by its commas one level deep outside strings, so that a
+// binary writer can write the array's head before its last element is read
+// (stream_array()). A pass of its own, cheaper than stage 1: it neither
+// checks UTF-8 nor keeps an index. Strings end where stage 1 ends them, so
+// on a document the walk takes to the array's end the count is exact; on
+// any other the walk reports an error first. False when the text does not
+// start with '[' or the array does not close. The text is read in slices
+// of kCountSlice bytes, each after ahead(from, to).
+inline constexpr std::size_t kCountSlice = std::size_t{8} << 20;
+
+template <class Ahead>
+bool count_array_elements(const char* p, std::size_t len, std::uint64_t& n,
+                          Ahead&& ahead) {
+  std::size_t i = 0;
+  while (i < len && is_ws(p[i])) ++i;
+  if (i == len || p[i] != '[') return false;
+  ++i;
+  while (i < len && is_ws(p[i])) ++i;
+  if (i == len) return false;
+  if (p[i] == ']') {
+    n = 0;
+    return true;
+  }
+  std::uint64_t commas = 0;
+  std::uint64_t depth = 1;
+#if defined(__AVX2__) && defined(__PCLMUL__)
+  std::uint64_t prev_escaped = 0;
+  std::uint64_t prev_in_string = 0;
+  const auto bits = [](__m256i lo, __m256i hi, char c) {
+    const __m256i v = _mm256_set1_epi8(c);
+    const auto l = static_cast<std::uint32_t>(
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, v)));
+    const auto h = static_cast<std::uint32_t>(
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, v)));
+    return std::uint64_t{l} | std::uint64_t{h} << 32;
+  };
+  while (i < len) {
+    const std::size_t slice = i;
+    const std::size_t slice_end = std::min(len, i + kCountSlice);
+    ahead(slice, slice_end);
+    for (; i < slice_end; i += 64) {
+      const __m256i lo =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+      const __m256i hi =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
+      const std::uint64_t valid = len - i >= 64
+                                      ? ~std::uint64_t{0}
+                                      : (std::uint64_t{1} << (len - i)) - 1;
+      // simdjson's string scanner: the characters a backslash escapes,
+      // then the quotes that remain, then everything from an opening quote
+      // to before its closing one (a prefix XOR, as a carry-less multiply).
+      const std::uint64_t backslash = bits(lo, hi, '\\') & ~prev_escaped;
+      const std::uint64_t follows_escape = backslash << 1 | prev_escaped;
+      constexpr std::uint64_t kEven = 0x5555555555555555;
+      const std::uint64_t odd_starts = backslash & ~kEven & ~follows_escape;
+      std::uint64_t even_starts = 0;
+      prev_escaped =
+          __builtin_add_overflow(odd_starts, backslash, &even_starts) ? 1 : 0;
+      const std::uint64_t escaped =
+          (kEven ^ (even_starts << 1)) & follows_escape;
+      const std::uint64_t quotes = bits(lo, hi, '"') & ~escaped;
+      const std::uint64_t in_string =
+          static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_clmulepi64_si128(
+              _mm_set_epi64x(0, static_cast<std::int64_t>(quotes)),
+              _mm_set1_epi8(-1), 0))) ^
+          prev_in_string;
+      prev_in_string = static_cast<std::uint64_t>(
+          static_cast<std::int64_t>(in_string) >> 63);
+      // '[' and '{' are the bytes that OR 0x20 makes '{'; ']' and '}' '}'.
+      const __m256i x20 = _mm256_set1_epi8(0x20);
+      const __m256i lo20 = _mm256_or_si256(lo, x20);
+      const __m256i hi20 = _mm256_or_si256(hi, x20);
+      const std::uint64_t outside = ~in_string & valid;
+      const std::uint64_t opens = bits(lo20, hi20, '{') & outside;
+      std::uint64_t brackets = (opens | bits(lo20, hi20, '}')) & outside;
+      std::uint64_t comma = bits(lo, hi, ',') & outside;
+      // Commas are counted between brackets, where the depth is known.
+      while (brackets != 0) {
+        const std::uint64_t first = brackets & (0 - brackets);
+        if (depth == 1) commas += std::popcount(comma & (first - 1));
+        comma &= ~(first - 1);
+        if ((opens & first) != 0) {
+          ++depth;
+        } else if (--depth == 0) {
+          n = commas + 1;
+          return true;
+        }
+        brackets &= brackets - 1;
+      }
+      if (depth == 1) commas += std::popcount(comma);
+    }
+  }
+#else
+  bool in_string = false;
+  bool escaped = false;
+  while (i < len) {
+    const std::size_t slice = i;
+    const std::size_t slice_end = std::min(len, i + kCountSlice);
+    ahead(slice, slice_end);
+    for (; i < slice_end; ++i) {
+      const char c = p[i];
+      if (in_string) {
+        if (escaped) {
+          escaped = false;
+        } else if (c == '\\') {
+          escaped = true;
+        } else if (c == '"') {
+          in_string = false;
+        }
+        continue;
+      }
+      switch (c) {
+        case '"':
+          in_string = true;
+          break;
+        case '[':
+        case '{':
+          ++depth;
+          break;
+        case ']':
+        case '}':
+          if (--depth == 0) {
+            n = commas + 1;
+            return true;
+          }
+          break;
+        case ',':
+          if (depth == 1) ++commas;
+          break;
+        default:
+          break;
+      }
+    }
+  }
+#endif
+  return false;
+}
+
 // Stage 1 of a document too large to index at once, one chunk at a time.
 // A chunk starts at a token, so stage 1 begins outside any string; its
 // last token may be cut short and is indexed again with the next chunk.
@@ -779,6 +918,10 @@ class Engine final : public SimdEngine, Chunks {
   SimdResult parse(const char* p, std::size_t len, std::size_t capacity,
                    Handler& out, SimdProgress* progress) override;
   void set_chunking(const SimdChunking& c) override { chunking_ = c; }
+  bool count_elements(const char* p, std::size_t len,
+                      std::uint64_t& n) const override {
+    return count_array_elements(p, len, n, [](std::size_t, std::size_t) {});
+  }
 
  private:
   using Parser = std::unique_ptr<simdjson::internal::dom_parser_implementation>;
@@ -814,6 +957,35 @@ class Engine final : public SimdEngine, Chunks {
     ahead_.pending = false;
   }
 
+  // A large array document converted to a binary format: its elements are
+  // counted on the worker's thread (count_array_elements()) while the walk
+  // indexes its own chunks, and once the count is known the writer streams
+  // the array (stream_array()), told at each chunk. The output is then not
+  // held whole, nor are its pages touched fresh, the most of such a
+  // conversion's time on a virtual machine.
+  struct Count {
+    bool running = false;  // the worker has it
+    bool known = false;    // taken from the worker, and the text an array
+    const char* doc = nullptr;
+    std::size_t len = 0;
+    bool ok = false;  // set by the worker, as is n
+    std::uint64_t n = 0;
+  };
+  static void count_task(void* engine);
+  template <class H>
+  static void stream_chunk(void* handler, std::uint64_t count) {
+    static_cast<H*>(handler)->stream_array(count);
+  }
+  // Whatever ends the walk, the worker is done with the document and the
+  // count and stream are forgotten before the caller is given it back.
+  void settle_all() {
+    worker_.wait();
+    ahead_.pending = false;
+    ahead_.doc = nullptr;
+    count_ = Count();
+    stream_ = nullptr;
+  }
+
   Parser stage1_;
   Parser next_;  // the worker's, for the next chunk
   std::uint32_t max_depth_;
@@ -822,7 +994,16 @@ class Engine final : public SimdEngine, Chunks {
   SimdProgress* progress_ = nullptr;
   SimdChunking chunking_;
   Ahead ahead_;
+  Count count_;
+  void (*stream_)(void* handler, std::uint64_t count) = nullptr;
+  void* stream_handler_ = nullptr;
   Worker worker_;
+};
+
+// The writers that can stream a large array (Engine::Count).
+template <class H>
+constexpr bool kStreamsArrays = requires(H& h) {
+  h.stream_array(std::uint64_t{0});
 };
 
 inline SimdResult failure(Code e, bool emitted = false) {
@@ -855,7 +1036,15 @@ bool Engine::reserve(Parser& parser, std::size_t len) {
 Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
                    Chunk& c) {
   if (progress_ != nullptr) progress_->passed(from);
-  settle();
+  if (count_.running) {
+    // Until the count is in, this thread indexes its own chunks.
+    if (worker_.finished()) {
+      count_.running = false;
+      count_.known = count_.ok;
+    }
+  } else {
+    settle();
+  }
   Code err = simdjson::SUCCESS;
   if (ahead_.doc == doc && ahead_.from == from && ahead_.doc_len == doc_len) {
     // The chunk indexed ahead, in next_: its index becomes the walk's.
@@ -869,7 +1058,8 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
   ahead_.doc = nullptr;
   if (err) return err;
   c.stage1 = stage1_.get();
-  if (!c.final && doc_len >= chunking_.ahead_from && Worker::useful()) {
+  if (!c.final && !count_.running && doc_len >= chunking_.ahead_from &&
+      Worker::useful()) {
     ahead_ = Ahead{true,
                    doc,
                    doc_len,
@@ -879,7 +1069,24 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
                    false};
     worker_.start(&Engine::index_ahead, this);
   }
+  // (After the worker is started: the writer may write to the sink.)
+  if (count_.known && stream_ != nullptr) stream_(stream_handler_, count_.n);
   return simdjson::SUCCESS;
+}
+
+void Engine::count_task(void* engine) {
+  auto& e = *static_cast<Engine*>(engine);
+  Count& c = e.count_;
+  SimdProgress* progress = e.progress_;
+  // The pages are read in a slice at a time: a fault per few pages costs
+  // ten times more on a virtual machine. The walk's own stage 1 then finds
+  // them read in.
+  c.ok = count_array_elements(c.doc, c.len, c.n,
+                              [progress](std::size_t from, std::size_t to) {
+                                if (progress != nullptr) {
+                                  progress->read_ahead(from, to);
+                                }
+                              });
 }
 
 void Engine::index_ahead(void* engine) {
@@ -983,11 +1190,16 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
   // done with the document before the caller is given it back.
   struct Settle {
     Engine& e;
-    ~Settle() {
-      e.settle();
-      e.ahead_.doc = nullptr;
-    }
+    ~Settle() { e.settle_all(); }
   } settle{*this};
+  if constexpr (kStreamsArrays<H>) {
+    if (len >= chunking_.ahead_from && Worker::useful()) {
+      count_ = Count{true, false, p, len, false, 0};
+      stream_ = &stream_chunk<H>;
+      stream_handler_ = &h;
+      worker_.start(&Engine::count_task, this);
+    }
+  }
   Chunk c;
   const Code err = index(p, len, 0, c);
   if (err) return failure(err);

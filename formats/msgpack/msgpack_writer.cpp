@@ -369,35 +369,89 @@ void MsgpackWriter::annotation(const Annotation& a) {
   }
 }
 
+namespace {
+
+// The header of a map or array of `count` (at most kMaxCount) entries, at
+// h[0, 5); returns its length.
+std::size_t encode_header(char* h, bool is_map, std::uint64_t count) {
+  if (count <= 15) {
+    h[0] = static_cast<char>((is_map ? 0x80 : 0x90) | count);
+    return 1;
+  }
+  if (count <= 0xffff) {
+    h[0] = static_cast<char>(is_map ? 0xde : 0xdc);
+    store_be16(h + 1, static_cast<std::uint16_t>(count));
+    return 3;
+  }
+  h[0] = static_cast<char>(is_map ? 0xdf : 0xdd);
+  store_be32(h + 1, static_cast<std::uint32_t>(count));
+  return 5;
+}
+
+}  // namespace
+
+void MsgpackWriter::stream_array(std::uint64_t n, std::size_t block) {
+  if (!streamed_) {
+    // Only the top-level array, once an element has begun: an empty one
+    // has no comma to count. One too long is refused as it grows.
+    if (depth_ == 0 || open_[0].is_map || open_[0].pos != 0 ||
+        open_[0].count == 0 || n > kMaxCount) {
+      return;
+    }
+    char h[5];
+    out_.write({h, encode_header(h, false, n)});
+    streamed_ = true;
+    streamed_count_ = n;
+    flush_front(1, 1);  // over the header's placeholder
+  }
+  // What comes before the element being written is complete.
+  const std::size_t cut = depth_ >= 2 ? open_[1].pos : body_.size();
+  if (cut >= block && cut > 0) flush_front(0, cut);
+}
+
+void MsgpackWriter::flush_front(std::size_t from, std::size_t cut) {
+  const char* body = body_.data();
+  std::size_t prev = from;
+  std::size_t k = 0;
+  char h[5];
+  for (; k < patches_.size() && patches_[k].pos < cut; ++k) {
+    const Patch& c = patches_[k];
+    out_.write({body + prev, c.pos - prev});
+    out_.write({h, encode_header(h, c.is_map, c.count)});
+    prev = c.pos + 1;  // over the one-byte placeholder
+  }
+  out_.write({body + prev, cut - prev});
+  body_.drop_front(cut);
+  patches_.erase(patches_.begin(),
+                 patches_.begin() + static_cast<std::ptrdiff_t>(k));
+  for (Patch& p : patches_) p.pos -= cut;
+  for (std::size_t d = 1; d < depth_; ++d) {
+    Container& c = open_[d];
+    c.pos -= cut;
+    c.key = c.key >= cut ? c.key - cut : 0;
+    c.patch_at -= k;
+  }
+}
+
+void MsgpackWriter::end_streamed(const Container& c) {
+  if (c.count != streamed_count_) {
+    throw Error(Errc::syntax,
+                fmt::format("the array has {} elements, not the {} its text "
+                            "was counted to have",
+                            c.count, streamed_count_));
+  }
+}
+
 void MsgpackWriter::end_document() {
   pending_ext_ = 256;
-  while (depth_ != 0) end();  // a document cut short still gets counts
-  std::size_t prev = 0;
-  const char* body = body_.data();
-  const std::size_t len = body_.size();
-  for (const Patch& c : patches_) {
-    out_.write({body + prev, c.pos - prev});
-    prev = c.pos + 1;  // over the one-byte placeholder
-    char head[5];
-    std::size_t n = 0;
-    const std::uint64_t count = c.count;
-    if (count <= 15) {
-      head[0] = static_cast<char>((c.is_map ? 0x80 : 0x90) | count);
-      n = 1;
-    } else if (count <= 0xffff) {
-      head[0] = static_cast<char>(c.is_map ? 0xde : 0xdc);
-      store_be16(head + 1, static_cast<std::uint16_t>(count));
-      n = 3;
-    } else {
-      head[0] = static_cast<char>(c.is_map ? 0xdf : 0xdd);
-      store_be32(head + 1, static_cast<std::uint32_t>(count));
-      n = 5;
-    }
-    out_.write({head, n});
+  if (streamed_ && depth_ != 0) {
+    // Cut short: the header written promised elements that are not there.
+    streamed_ = false;
+    throw Error(Errc::syntax, "the streamed array ends early");
   }
-  out_.write({body + prev, len - prev});
-  body_.clear();
-  patches_.clear();
+  streamed_ = false;
+  while (depth_ != 0) end();  // a document cut short still gets counts
+  flush_front(0, body_.size());
 }
 
 }  // namespace jbx::msgpack

@@ -76,6 +76,17 @@ class MsgpackWriter final : public Writer {
   /// is a good bound): one allocation up front instead of repeated growth.
   void size_hint(std::size_t bytes) { body_.reserve(bytes); }
 
+  /// For the JSON reader's walk of a large array document, between events:
+  /// the array being written has `n` elements (counted ahead in its text).
+  /// From the first call after an element has begun, the array's header is
+  /// written with that count, and at each call the elements complete go to
+  /// the sink once they make `block` bytes, so that the document is not
+  /// held whole. The bytes are those of the held document. An array that
+  /// ends with another count is an error (Errc::syntax), as is the
+  /// document ending inside it.
+  void stream_array(std::uint64_t n, std::size_t block = kStreamBlock);
+  static constexpr std::size_t kStreamBlock = std::size_t{1} << 20;
+
  private:
   // Containers are written with their element counts up front, which only
   // their end tells. Each takes one byte in body_, filled in when it ends
@@ -114,6 +125,10 @@ class MsgpackWriter final : public Writer {
   [[noreturn]] static void too_long(bool is_map);
   void grow_stack();
   void long_header(const Container& c);
+  void end_streamed(const Container& c);
+  // Writes body_[from, cut) to the sink with the patches before `cut`,
+  // then drops body_[0, cut) and moves the positions after it.
+  void flush_front(std::size_t from, std::size_t cut);
   std::string pointer() const;
 
   Sink& out_;
@@ -126,6 +141,10 @@ class MsgpackWriter final : public Writer {
   bool in_array_ = false;       // the innermost open container is an array
   std::vector<Patch> patches_;  // headers longer than one byte, in order
   int pending_ext_ = 256;       // extension type for the next bytes
+  // stream_array(): the top-level array is streamed with this many
+  // elements; its header is written already.
+  bool streamed_ = false;
+  std::uint64_t streamed_count_ = 0;
 };
 
 // The inline events are always inlined (see core/byte_buffer.h for why).
@@ -149,7 +168,9 @@ class MsgpackWriter final : public Writer {
 
 [[gnu::always_inline]] inline void MsgpackWriter::end() {
   const Container& c = open_[--depth_];
-  if (c.count <= 15) {
+  if (depth_ == 0 && streamed_) [[unlikely]] {
+    end_streamed(c);
+  } else if (c.count <= 15) {
     body_[c.pos] = static_cast<char>((c.is_map ? 0x80 : 0x90) | c.count);
   } else {
     long_header(c);

@@ -4,9 +4,12 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
+#include <utility>
 
 #include "core/sink.h"
+#include "formats/binary_stream_test_util.h"
 #include "formats/msgpack/msgpack_test_util.h"
 
 namespace jbx::msgpack {
@@ -46,6 +49,35 @@ std::string number_error(std::string_view text, WriteOptions o = {}) {
                        e.offset ? " (has an offset)" : "");
   }
   return "no error";
+}
+
+// An array of `n` random elements, written held and streamed: the bytes,
+// or the error streaming gives when told `told` elements.
+std::pair<std::string, std::string> held_and_streamed(unsigned seed,
+                                                      std::size_t n,
+                                                      std::size_t block,
+                                                      std::uint64_t told,
+                                                      unsigned every = 1) {
+  const auto produce = [&](Handler& h) {
+    std::mt19937 rng(seed);
+    h.begin_array();
+    for (std::size_t i = 0; i < n; ++i) jbx::test::random_value(rng, h, 1);
+    h.end_array();
+    h.end_document();
+  };
+  StringSink held;
+  MsgpackWriter a(held, {});
+  produce(a);
+  StringSink sink;
+  MsgpackWriter w(sink, {});
+  jbx::test::Streamer<MsgpackWriter> s(w, told, block, every);
+  try {
+    produce(s);
+  } catch (const Error& e) {
+    return {to_hex(held.data()),
+            std::string(errc_name(e.code)) + ": " + e.message};
+  }
+  return {to_hex(held.data()), to_hex(sink.data())};
 }
 
 BOOST_AUTO_TEST_SUITE(msgpack_writer)
@@ -319,6 +351,75 @@ BOOST_AUTO_TEST_CASE(writes_one_value_per_document) {
   w.string_value("x");
   w.end_document();
   BOOST_TEST(to_hex(sink.data()) == "91 01 a1 78");
+}
+
+BOOST_AUTO_TEST_CASE(a_streamed_array_has_the_bytes_of_a_held_one) {
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    // 1..300 elements: headers of one, three and five bytes.
+    const std::size_t n = 1 + seed * seed % 300;
+    for (const std::size_t block : {std::size_t{1}, std::size_t{700}}) {
+      for (const unsigned every : {1u, 7u, 50u}) {
+        const auto [held, streamed] =
+            held_and_streamed(seed, n, block, n, every);
+        BOOST_TEST(held == streamed,
+                   "seed " << seed << " block " << block << " every " << every);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_streamed_array_of_another_count_is_an_error) {
+  BOOST_TEST(held_and_streamed(3, 30, 1, 31).second ==
+             "syntax: the array has 30 elements, not the 31 its text was "
+             "counted to have");
+  BOOST_TEST(held_and_streamed(3, 30, 1, 29)
+                 .second.rfind("syntax: the array has 30 elements", 0) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(refusals_in_a_streamed_array_name_their_pointer) {
+  StringSink sink;
+  MsgpackWriter w(sink, {});
+  std::string pointer;
+  try {
+    w.begin_array();
+    w.string_value("first");
+    w.begin_object();
+    w.key("a");
+    w.int_value(1);
+    w.key("big");
+    w.stream_array(2, 1);  // the first element goes out
+    w.number_text("1e400");
+  } catch (const Error& e) {
+    pointer = e.pointer;
+  }
+  BOOST_TEST(to_hex(sink.data()) == "92 a5 66 69 72 73 74");
+  BOOST_TEST(pointer == "/1/big");
+}
+
+BOOST_AUTO_TEST_CASE(only_a_top_level_array_with_an_element_is_streamed) {
+  StringSink sink;
+  MsgpackWriter w(sink, {});
+  w.stream_array(2, 1);  // nothing begun
+  w.begin_array();
+  w.stream_array(2, 1);  // no element yet: an empty array has no comma
+  BOOST_TEST(sink.data().empty());
+  w.begin_object();
+  w.stream_array(2, 1);  // the header; the element is not complete
+  BOOST_TEST(to_hex(sink.data()) == "92");
+  w.end_object();
+  w.int_value(7);
+  w.stream_array(2, 1);
+  BOOST_TEST(to_hex(sink.data()) == "92 80 07");
+  w.end_array();
+  w.end_document();
+  BOOST_TEST(to_hex(sink.data()) == "92 80 07");
+  w.begin_object();  // a map at the top is held as before
+  w.key("a");
+  w.int_value(1);
+  w.stream_array(1, 1);
+  w.end_object();
+  w.end_document();
+  BOOST_TEST(to_hex(sink.data()) == "92 80 07 81 a1 61 01");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

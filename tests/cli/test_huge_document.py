@@ -2,7 +2,9 @@
 chunk at a time (the next one on a second thread, unless the process may
 run on one CPU only) and reads front to back: the output is the same as
 for any document, errors keep their exact line and column, and peak memory
-does not grow with the document."""
+does not grow with the document. Converted to CBOR or MessagePack, a large
+array is streamed once the second thread has counted its elements: the
+bytes are those written on one CPU, where the output is held whole."""
 
 import os
 import sys
@@ -66,6 +68,15 @@ def same_output(long_string=0):
                            out_path=got)
         assert code == 0, err
         assert read(got) == data + b"\n", "the way through CBOR differs"
+        # (MessagePack has no integer beyond 64 bits.)
+        for to in (["cbor"], ["msgpack", "--lossy=string"]):
+            outs = []
+            for one_cpu in (False, True):
+                code, err, _ = run(["convert", "-t"] + to + [path],
+                                   out_path=got, one_cpu=one_cpu)
+                assert code == 0, err
+                outs.append(read(got))
+            assert outs[0] == outs[1], "%s streamed differs from held" % to[0]
     return check
 
 
@@ -78,8 +89,9 @@ case("a_string_longer_than_a_chunk", ["--version"], stdout=None,
 def error_at(change, want):
     """An error placed in the middle of a huge document (a chunk that is
     not the last) or at its end: the message and column are exact, from
-    fmt (exit code 2) and validate (1: the input is not valid, also on
-    one CPU)."""
+    fmt (exit code 2), validate (1: the input is not valid, also on one
+    CPU) and a streamed conversion to CBOR (2), whose -o file is then not
+    left behind."""
     def check(d, out, err):
         data = document(40 * MIB)
         data, at = change(data)
@@ -87,13 +99,16 @@ def error_at(change, want):
         column = len(data[:at].decode()) + 1
         path = write(d, "bad.json", data)
         expected = "jbx: error: %s:1:%d: %s" % (path, column, want)
-        for command, exit_code, one_cpu in (("fmt", 2, False),
-                                            ("validate", 1, False),
-                                            ("validate", 1, True)):
-            code, err, _ = run([command, path], one_cpu=one_cpu)
+        cbor = os.path.join(d, "bad.cbor")
+        for command, exit_code, one_cpu in (
+                (["fmt"], 2, False), (["validate"], 1, False),
+                (["validate"], 1, True),
+                (["convert", "-t", "cbor", "-o", cbor], 2, False)):
+            code, err, _ = run(command + [path], one_cpu=one_cpu)
             assert code == exit_code, (command, code)
             first = err.decode().split("\n")[0]
             assert first == expected, "%s\n%s" % (first, expected)
+        assert not os.path.exists(cbor), "a partial -o file was left"
     return check
 
 
@@ -145,8 +160,8 @@ case("fmt_in_bounded_memory", ["--version"], stdout=None,
      check=memory_flat(["fmt"], 24))
 case("validate_in_bounded_memory", ["--version"], stdout=None,
      check=memory_flat(["validate"], 24))
-# CBOR holds its output until the counts of the containers are known,
-# but nothing of the input or its index.
+# CBOR streams an array once its elements are counted, and holds at most
+# the output of what was read before, nothing of the input's index.
 case("cbor_holds_only_its_output", ["--version"], stdout=None,
      check=memory_flat(["convert", "-t", "cbor"], 24, output_held=True))
 
