@@ -113,6 +113,7 @@ class ByteBuffer {
   void clear() { cur_ = data_.get(); }
   /// Drops the first `n` bytes (n <= size()), moving the rest to the front.
   void drop_front(std::size_t n) {
+    if (n == 0) return;
     const std::size_t rest = size() - n;
     std::memmove(data_.get(), data_.get() + n, rest);
     cur_ = data_.get() + rest;
