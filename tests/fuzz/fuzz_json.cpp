@@ -7,7 +7,11 @@
 // - on a valid input, the fused writer features (dates, nulls, key case)
 //   in front of the JSON writer, which the simdjson walk calls directly,
 //   write what the separate transforms write behind the scalar parser, or
-//   fail with the same message.
+//   fail with the same message;
+// - on a valid input, CBOR and MessagePack written from the simdjson walk
+//   in chunks indexed ahead (where a top-level array is counted on the
+//   second thread and streamed) are the bytes written from the scalar
+//   parser, or the same error.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,9 +21,11 @@
 #include "core/sink.h"
 #include "core/source.h"
 #include "core/transforms/fused_test_util.h"
+#include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_fused.h"
 #include "formats/json/json_reader.h"
 #include "formats/json/json_writer.h"
+#include "formats/msgpack/msgpack_writer.h"
 
 namespace {
 
@@ -146,6 +152,8 @@ std::string features(const std::string& text, const tf::testing::Features& f,
 
 void check_features(const std::string& text);
 
+void check_binary(const std::string& text);
+
 [[noreturn]] void fail(const char* what) {
   std::fprintf(stderr, "fuzz_json: %s\n", what);
   std::abort();
@@ -192,7 +200,10 @@ void check(const std::string& text, jbx::JsonMode mode) {
     if (!c.error.empty()) fail("the writer's output does not read back");
     if (c.events != a.events) fail("the round trip changed the events");
   }
-  if (mode == jbx::JsonMode::stream) check_features(text);
+  if (mode == jbx::JsonMode::stream) {
+    check_features(text);
+    check_binary(text);
+  }
 }
 
 void check_features(const std::string& text) {
@@ -214,6 +225,49 @@ void check_features(const std::string& text) {
     if (features(text, one, true, true) != want) {
       fail("chunks change the fused features");
     }
+  }
+}
+
+// `text` converted to CBOR (canonical or not) or MessagePack, by the scalar
+// parser or by the simdjson walk indexing a few bytes at a time, the next
+// ones ahead on a second thread: the bytes, or "error: MESSAGE" (the bytes
+// written before an error differ: a streamed array has written some).
+template <class W>
+std::string binary(const std::string& text, bool canonical, bool streamed) {
+  auto src = jbx::Source::from_memory("fuzz", text);
+  jbx::ReadOptions ro;
+  ro.max_depth = 64;
+  jbx::JsonReader reader(*src, ro, jbx::JsonMode::stream);
+  if (streamed) {
+    reader.set_simd_chunking(jbx::SimdChunking{16, 0, 4, 0});
+  } else {
+    reader.set_simd_limit(0);
+  }
+  jbx::StringSink sink;
+  jbx::WriteOptions o;
+  o.canonical = canonical;
+  o.lossy = jbx::LossyPolicy::string;
+  W writer(sink, o);
+  try {
+    while (reader.read_document(writer)) {
+    }
+    writer.finish();
+  } catch (const jbx::Error& e) {
+    return "error: " + e.message;
+  }
+  return std::string(sink.data());
+}
+
+void check_binary(const std::string& text) {
+  for (const bool canonical : {false, true}) {
+    if (binary<jbx::CborWriter>(text, canonical, true) !=
+        binary<jbx::CborWriter>(text, canonical, false)) {
+      fail("a streamed CBOR array differs");
+    }
+  }
+  if (binary<jbx::msgpack::MsgpackWriter>(text, false, true) !=
+      binary<jbx::msgpack::MsgpackWriter>(text, false, false)) {
+    fail("a streamed MessagePack array differs");
   }
 }
 
