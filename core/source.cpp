@@ -206,16 +206,22 @@ void Source::passed(std::uint64_t offset) {
   }
 }
 
-void Source::read_ahead(std::uint64_t from, std::uint64_t to) const {
-  // (map_, whole_ and in_order_ are set before the reader reads ahead.)
-  if (!in_order_ || map_ == nullptr) return;
-  const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
-  to = std::min<std::uint64_t>(to, whole_.size());
-  if (from >= to) return;
-  const std::uint64_t a = from / page * page;
-  const std::uint64_t b = (to + page - 1) / page * page;
-  madvise(static_cast<char*>(map_) + a, static_cast<std::size_t>(b - a),
-          MADV_POPULATE_READ);
+std::size_t Source::copy_mapped(std::uint64_t offset, char* buf,
+                                std::size_t n) const {
+  // (map_ and in_order_ are set before the reader reads ahead; pread does
+  // not move the file's offset.)
+  if (!in_order_ || map_ == nullptr || fd_ < 0) return 0;
+  std::size_t got = 0;
+  while (got < n) {
+    const ssize_t r =
+        pread(fd_, buf + got, n - got, static_cast<off_t>(offset + got));
+    if (r > 0) {
+      got += static_cast<std::size_t>(r);
+    } else if (r == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  return got;
 }
 
 void Source::advance_map(std::size_t offset) {

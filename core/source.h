@@ -51,11 +51,12 @@ class Source {
   /// (read back in should anything touch them again), the next ones are
   /// read in. `offset` must not decrease. Nothing for other inputs.
   void passed(std::uint64_t offset);
-  /// For whole() after read_in_order(), from any thread: bytes [from, to)
-  /// are about to be read ahead of the reader. Their pages are read in at
-  /// once (one call, not a fault per few pages); passed() gives them back
-  /// behind the reader as usual. Nothing for other inputs.
-  void read_ahead(std::uint64_t from, std::uint64_t to) const;
+  /// For whole() after read_in_order(), from any thread: copies bytes
+  /// [offset, offset + n) of the mapped file to buf by reading the file,
+  /// which costs less than a first touch of each page of the mapping and
+  /// maps nothing ahead of the reader. Returns how many it copied: fewer
+  /// at the end or on a read error, 0 for other inputs.
+  std::size_t copy_mapped(std::uint64_t offset, char* buf, std::size_t n) const;
 
   /// Streaming access: reads up to `n` bytes, returns 0 at the end. Bytes
   /// seen by peek() are delivered first. Do not mix with whole().

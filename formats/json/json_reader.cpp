@@ -85,8 +85,8 @@ class SourceProgress final : public SimdProgress {
  public:
   SourceProgress(Source& in, std::uint64_t start) : in_(in), start_(start) {}
   void passed(std::size_t offset) override { in_.passed(start_ + offset); }
-  void read_ahead(std::size_t from, std::size_t to) override {
-    in_.read_ahead(start_ + from, start_ + to);
+  std::size_t copy(std::size_t offset, char* buf, std::size_t n) override {
+    return in_.copy_mapped(start_ + offset, buf, n);
   }
 
  private:

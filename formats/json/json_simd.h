@@ -34,9 +34,11 @@ class SimdProgress {
  public:
   /// The walk needs nothing before p[offset] any more.
   virtual void passed(std::size_t offset) = 0;
-  /// Called from a second thread: the bytes [from, to) are about to be
-  /// read ahead of the walk.
-  virtual void read_ahead(std::size_t from, std::size_t to) = 0;
+  /// Called from a second thread: copies the document's bytes [offset,
+  /// offset + n) to buf through its file, if it is a mapped file, without
+  /// mapping them ahead of the walk; returns how many it copied (0 for an
+  /// input that is not such a file).
+  virtual std::size_t copy(std::size_t offset, char* buf, std::size_t n) = 0;
 
  protected:
   ~SimdProgress() = default;
@@ -77,9 +79,10 @@ class SimdEngine {
   /// past len), as counted before a large array is streamed to a binary
   /// writer: exact for every document the walk takes to the array's end.
   /// False when the text does not start with '[' or the array does not
-  /// close.
-  virtual bool count_elements(const char* p, std::size_t len,
-                              std::uint64_t& n) const = 0;
+  /// close. With `block` (a multiple of 64), the text is read in copies of
+  /// that many bytes, as the count reads a file; 0 reads p.
+  virtual bool count_elements(const char* p, std::size_t len, std::uint64_t& n,
+                              std::size_t block) const = 0;
 };
 
 /// Resizes the walk's scratch text to `n` bytes. Out of line, in code

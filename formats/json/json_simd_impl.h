@@ -248,6 +248,119 @@ constexpr bool kPeeksValue =
 // the error for the user).
 using Code = simdjson::error_code;
 
+// The count of a top-level array's elements (count_array_elements()), a
+// block of text at a time: the string scanner's carries, the depth, and
+// the commas one level deep so far.
+struct CountState {
+  std::uint64_t commas = 0;
+  std::uint64_t depth = 1;
+  std::uint64_t prev_escaped = 0;    // the next byte is escaped
+  std::uint64_t prev_in_string = 0;  // all ones inside a string
+};
+
+// Counts on over text[0, n), which follows the text counted so far and is
+// readable 64 bytes past n; every call but the last has a multiple of 64
+// bytes. True once the array closes, with its element count in `count`.
+inline bool count_blocks(CountState& s, const char* p, std::size_t n,
+                         std::uint64_t& count) {
+#if defined(__AVX2__) && defined(__PCLMUL__)
+  const auto bits = [](__m256i lo, __m256i hi, char c) {
+    const __m256i v = _mm256_set1_epi8(c);
+    const auto l = static_cast<std::uint32_t>(
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, v)));
+    const auto h = static_cast<std::uint32_t>(
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, v)));
+    return std::uint64_t{l} | std::uint64_t{h} << 32;
+  };
+  for (std::size_t i = 0; i < n; i += 64) {
+    const __m256i lo =
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    const __m256i hi =
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
+    const std::uint64_t valid =
+        n - i >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (n - i)) - 1;
+    // simdjson's string scanner: the characters a backslash escapes, then
+    // the quotes that remain, then everything from an opening quote to
+    // before its closing one (a prefix XOR, as a carry-less multiply).
+    const std::uint64_t backslash =
+        bits(lo, hi, '\\') & valid & ~s.prev_escaped;
+    const std::uint64_t follows_escape = backslash << 1 | s.prev_escaped;
+    constexpr std::uint64_t kEven = 0x5555555555555555;
+    const std::uint64_t odd_starts = backslash & ~kEven & ~follows_escape;
+    std::uint64_t even_starts = 0;
+    s.prev_escaped =
+        __builtin_add_overflow(odd_starts, backslash, &even_starts) ? 1 : 0;
+    const std::uint64_t escaped = (kEven ^ (even_starts << 1)) & follows_escape;
+    const std::uint64_t quotes = bits(lo, hi, '"') & valid & ~escaped;
+    const std::uint64_t in_string =
+        static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_clmulepi64_si128(
+            _mm_set_epi64x(0, static_cast<std::int64_t>(quotes)),
+            _mm_set1_epi8(-1), 0))) ^
+        s.prev_in_string;
+    s.prev_in_string =
+        static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
+    // '[' and '{' are the bytes that OR 0x20 makes '{'; ']' and '}' '}'.
+    const __m256i x20 = _mm256_set1_epi8(0x20);
+    const __m256i lo20 = _mm256_or_si256(lo, x20);
+    const __m256i hi20 = _mm256_or_si256(hi, x20);
+    const std::uint64_t outside = ~in_string & valid;
+    const std::uint64_t opens = bits(lo20, hi20, '{') & outside;
+    std::uint64_t brackets = (opens | bits(lo20, hi20, '}')) & outside;
+    std::uint64_t comma = bits(lo, hi, ',') & outside;
+    // Commas are counted between brackets, where the depth is known.
+    while (brackets != 0) {
+      const std::uint64_t first = brackets & (0 - brackets);
+      if (s.depth == 1) s.commas += std::popcount(comma & (first - 1));
+      comma &= ~(first - 1);
+      if ((opens & first) != 0) {
+        ++s.depth;
+      } else if (--s.depth == 0) {
+        count = s.commas + 1;
+        return true;
+      }
+      brackets &= brackets - 1;
+    }
+    if (s.depth == 1) s.commas += std::popcount(comma);
+  }
+#else
+  for (std::size_t i = 0; i < n; ++i) {
+    const char c = p[i];
+    if (s.prev_in_string != 0) {
+      if (s.prev_escaped != 0) {
+        s.prev_escaped = 0;
+      } else if (c == '\\') {
+        s.prev_escaped = 1;
+      } else if (c == '"') {
+        s.prev_in_string = 0;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"':
+        s.prev_in_string = 1;
+        break;
+      case '[':
+      case '{':
+        ++s.depth;
+        break;
+      case ']':
+      case '}':
+        if (--s.depth == 0) {
+          count = s.commas + 1;
+          return true;
+        }
+        break;
+      case ',':
+        if (s.depth == 1) ++s.commas;
+        break;
+      default:
+        break;
+    }
+  }
+#endif
+  return false;
+}
+
 // The elements of the array document at p[0, len) (readable 64 bytes past
 // len), counted by its commas one level deep outside strings, so that a
 // binary writer can write the array's head before its last element is read
@@ -255,13 +368,19 @@ using Code = simdjson::error_code;
 // checks UTF-8 nor keeps an index. Strings end where stage 1 ends them, so
 // on a document the walk takes to the array's end the count is exact; on
 // any other the walk reports an error first. False when the text does not
-// start with '[' or the array does not close. The text is read in slices
-// of kCountSlice bytes, each after ahead(from, to).
-inline constexpr std::size_t kCountSlice = std::size_t{8} << 20;
+// start with '[' or the array does not close.
+//
+// The text is read in blocks of `block` bytes (a multiple of 64) that
+// copy(offset, buf, k), if it gives k, has put in buf (which has room for
+// block + 64 bytes): a mapped file's bytes are read in faster so, through
+// its file, than by a first touch of each page of the mapping (a fifth of
+// the time on a virtual machine), and they are not mapped ahead of the
+// walk. Where it gives less, or without buf, p is read.
+inline constexpr std::size_t kCountBlock = std::size_t{256} << 10;
 
-template <class Ahead>
+template <class Copy>
 bool count_array_elements(const char* p, std::size_t len, std::uint64_t& n,
-                          Ahead&& ahead) {
+                          char* buf, std::size_t block, Copy&& copy) {
   std::size_t i = 0;
   while (i < len && is_ws(p[i])) ++i;
   if (i == len || p[i] != '[') return false;
@@ -272,119 +391,13 @@ bool count_array_elements(const char* p, std::size_t len, std::uint64_t& n,
     n = 0;
     return true;
   }
-  std::uint64_t commas = 0;
-  std::uint64_t depth = 1;
-#if defined(__AVX2__) && defined(__PCLMUL__)
-  std::uint64_t prev_escaped = 0;
-  std::uint64_t prev_in_string = 0;
-  const auto bits = [](__m256i lo, __m256i hi, char c) {
-    const __m256i v = _mm256_set1_epi8(c);
-    const auto l = static_cast<std::uint32_t>(
-        _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, v)));
-    const auto h = static_cast<std::uint32_t>(
-        _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, v)));
-    return std::uint64_t{l} | std::uint64_t{h} << 32;
-  };
-  while (i < len) {
-    const std::size_t slice = i;
-    const std::size_t slice_end = std::min(len, i + kCountSlice);
-    ahead(slice, slice_end);
-    for (; i < slice_end; i += 64) {
-      const __m256i lo =
-          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
-      const __m256i hi =
-          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
-      const std::uint64_t valid = len - i >= 64
-                                      ? ~std::uint64_t{0}
-                                      : (std::uint64_t{1} << (len - i)) - 1;
-      // simdjson's string scanner: the characters a backslash escapes,
-      // then the quotes that remain, then everything from an opening quote
-      // to before its closing one (a prefix XOR, as a carry-less multiply).
-      const std::uint64_t backslash = bits(lo, hi, '\\') & ~prev_escaped;
-      const std::uint64_t follows_escape = backslash << 1 | prev_escaped;
-      constexpr std::uint64_t kEven = 0x5555555555555555;
-      const std::uint64_t odd_starts = backslash & ~kEven & ~follows_escape;
-      std::uint64_t even_starts = 0;
-      prev_escaped =
-          __builtin_add_overflow(odd_starts, backslash, &even_starts) ? 1 : 0;
-      const std::uint64_t escaped =
-          (kEven ^ (even_starts << 1)) & follows_escape;
-      const std::uint64_t quotes = bits(lo, hi, '"') & ~escaped;
-      const std::uint64_t in_string =
-          static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_clmulepi64_si128(
-              _mm_set_epi64x(0, static_cast<std::int64_t>(quotes)),
-              _mm_set1_epi8(-1), 0))) ^
-          prev_in_string;
-      prev_in_string = static_cast<std::uint64_t>(
-          static_cast<std::int64_t>(in_string) >> 63);
-      // '[' and '{' are the bytes that OR 0x20 makes '{'; ']' and '}' '}'.
-      const __m256i x20 = _mm256_set1_epi8(0x20);
-      const __m256i lo20 = _mm256_or_si256(lo, x20);
-      const __m256i hi20 = _mm256_or_si256(hi, x20);
-      const std::uint64_t outside = ~in_string & valid;
-      const std::uint64_t opens = bits(lo20, hi20, '{') & outside;
-      std::uint64_t brackets = (opens | bits(lo20, hi20, '}')) & outside;
-      std::uint64_t comma = bits(lo, hi, ',') & outside;
-      // Commas are counted between brackets, where the depth is known.
-      while (brackets != 0) {
-        const std::uint64_t first = brackets & (0 - brackets);
-        if (depth == 1) commas += std::popcount(comma & (first - 1));
-        comma &= ~(first - 1);
-        if ((opens & first) != 0) {
-          ++depth;
-        } else if (--depth == 0) {
-          n = commas + 1;
-          return true;
-        }
-        brackets &= brackets - 1;
-      }
-      if (depth == 1) commas += std::popcount(comma);
-    }
+  CountState s;
+  for (; i < len; i += block) {
+    const std::size_t k = std::min(block, len - i);
+    if (buf == nullptr || copy(i, buf, k) != k) break;
+    if (count_blocks(s, buf, k, n)) return true;
   }
-#else
-  bool in_string = false;
-  bool escaped = false;
-  while (i < len) {
-    const std::size_t slice = i;
-    const std::size_t slice_end = std::min(len, i + kCountSlice);
-    ahead(slice, slice_end);
-    for (; i < slice_end; ++i) {
-      const char c = p[i];
-      if (in_string) {
-        if (escaped) {
-          escaped = false;
-        } else if (c == '\\') {
-          escaped = true;
-        } else if (c == '"') {
-          in_string = false;
-        }
-        continue;
-      }
-      switch (c) {
-        case '"':
-          in_string = true;
-          break;
-        case '[':
-        case '{':
-          ++depth;
-          break;
-        case ']':
-        case '}':
-          if (--depth == 0) {
-            n = commas + 1;
-            return true;
-          }
-          break;
-        case ',':
-          if (depth == 1) ++commas;
-          break;
-        default:
-          break;
-      }
-    }
-  }
-#endif
-  return false;
+  return i < len && count_blocks(s, p + i, len - i, n);
 }
 
 // Stage 1 of a document too large to index at once, one chunk at a time.
@@ -918,9 +931,17 @@ class Engine final : public SimdEngine, Chunks {
   SimdResult parse(const char* p, std::size_t len, std::size_t capacity,
                    Handler& out, SimdProgress* progress) override;
   void set_chunking(const SimdChunking& c) override { chunking_ = c; }
-  bool count_elements(const char* p, std::size_t len,
-                      std::uint64_t& n) const override {
-    return count_array_elements(p, len, n, [](std::size_t, std::size_t) {});
+  bool count_elements(const char* p, std::size_t len, std::uint64_t& n,
+                      std::size_t block) const override {
+    // Blocks copied from p, as they are from a file.
+    std::string buf;
+    if (block != 0) grow_scratch(buf, block + 64);
+    return count_array_elements(
+        p, len, n, block == 0 ? nullptr : buf.data(), block,
+        [p](std::size_t offset, char* to, std::size_t k) {
+          std::memcpy(to, p + offset, k);
+          return k;
+        });
   }
 
  private:
@@ -995,6 +1016,7 @@ class Engine final : public SimdEngine, Chunks {
   SimdChunking chunking_;
   Ahead ahead_;
   Count count_;
+  std::string count_buf_;  // the count's block of text (kCountBlock + 64)
   void (*stream_)(void* handler, std::uint64_t count) = nullptr;
   void* stream_handler_ = nullptr;
   Worker worker_;
@@ -1078,15 +1100,11 @@ void Engine::count_task(void* engine) {
   auto& e = *static_cast<Engine*>(engine);
   Count& c = e.count_;
   SimdProgress* progress = e.progress_;
-  // The pages are read in a slice at a time: a fault per few pages costs
-  // ten times more on a virtual machine. The walk's own stage 1 then finds
-  // them read in.
-  c.ok = count_array_elements(c.doc, c.len, c.n,
-                              [progress](std::size_t from, std::size_t to) {
-                                if (progress != nullptr) {
-                                  progress->read_ahead(from, to);
-                                }
-                              });
+  c.ok = count_array_elements(
+      c.doc, c.len, c.n, progress != nullptr ? e.count_buf_.data() : nullptr,
+      kCountBlock, [progress](std::size_t offset, char* buf, std::size_t k) {
+        return progress->copy(offset, buf, k);
+      });
 }
 
 void Engine::index_ahead(void* engine) {
@@ -1194,6 +1212,9 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
   } settle{*this};
   if constexpr (kStreamsArrays<H>) {
     if (len >= chunking_.ahead_from && Worker::useful()) {
+      if (count_buf_.size() < kCountBlock + 64) {
+        grow_scratch(count_buf_, kCountBlock + 64);
+      }
       count_ = Count{true, false, p, len, false, 0};
       stream_ = &stream_chunk<H>;
       stream_handler_ = &h;
