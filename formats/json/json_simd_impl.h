@@ -982,8 +982,8 @@ class Engine final : public SimdEngine, Chunks {
   // counted on the worker's thread (count_array_elements()) while the walk
   // indexes its own chunks, and once the count is known the writer streams
   // the array (stream_array()), told at each chunk. The output is then not
-  // held whole, nor are its pages touched fresh, the most of such a
-  // conversion's time on a virtual machine.
+  // held whole, nor are most of its pages touched fresh, a good part of
+  // such a conversion's time on a virtual machine.
   struct Count {
     bool running = false;  // the worker has it
     bool known = false;    // taken from the worker, and the text an array
