@@ -325,6 +325,66 @@ void JsonbWriter::long_header(const Frame& f) {
                   Patch{f.header, static_cast<std::int32_t>(f.count)});
 }
 
+void JsonbWriter::stream_array(std::uint64_t n, std::size_t block) {
+  if (!streamed_) {
+    // Only the top-level array, once an element has begun: an empty one
+    // has no comma to count. One too long is refused as it ends.
+    if (depth_ == 0 || !stack_[0].array || stack_[0].header != 0 ||
+        stack_[0].count == 0 || annotated_ ||
+        n > static_cast<std::uint64_t>(
+                std::numeric_limits<std::int32_t>::max())) {
+      return;
+    }
+    char head[6];
+    std::size_t size = 1;
+    if (n < 16) {
+      head[0] = static_cast<char>(0x94 + n);
+    } else {
+      head[0] = static_cast<char>(0xa4);
+      size += encode_int32(head + 1, static_cast<std::int32_t>(n));
+    }
+    out_.write({head, size});
+    streamed_ = true;
+    streamed_count_ = n;
+    flush_front(1, 1);  // over the header's placeholder
+  }
+  // What comes before the element being written is complete.
+  const std::size_t cut = depth_ >= 2 ? stack_[1].header : buf_.size();
+  if (cut >= block && cut > 0) flush_front(0, cut);
+}
+
+void JsonbWriter::flush_front(std::size_t from, std::size_t cut) {
+  const std::string_view all = buf_.view();
+  std::size_t prev = from;
+  std::size_t k = 0;
+  char head[6];
+  for (; k < patches_.size() && patches_[k].pos < cut; ++k) {
+    const Patch& p = patches_[k];
+    out_.write(all.substr(prev, p.pos - prev));
+    head[0] = static_cast<char>(0xa4);
+    out_.write({head, 1 + encode_int32(head + 1, p.count)});
+    prev = p.pos + 1;  // over the one-byte placeholder
+  }
+  out_.write(all.substr(prev, cut - prev));
+  buf_.drop_front(cut);
+  patches_.erase(patches_.begin(),
+                 patches_.begin() + static_cast<std::ptrdiff_t>(k));
+  for (Patch& p : patches_) p.pos -= cut;
+  for (std::size_t d = 1; d < depth_; ++d) {
+    stack_[d].header -= cut;
+    stack_[d].patch_at -= k;
+  }
+}
+
+void JsonbWriter::end_streamed(const Frame& f) {
+  if (f.count != streamed_count_) {
+    throw Error(Errc::syntax,
+                fmt::format("the array has {} elements, not the {} its text "
+                            "was counted to have",
+                            f.count, streamed_count_));
+  }
+}
+
 void JsonbWriter::uint_value(std::uint64_t v) {
   if (v <=
       static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
@@ -464,6 +524,12 @@ void JsonbWriter::annotation(const Annotation& a) {
 }
 
 void JsonbWriter::end_document() {
+  if (streamed_ && depth_ != 0) {
+    // Cut short: the header written promised elements that are not there.
+    streamed_ = false;
+    throw Error(Errc::syntax, "the streamed array ends early");
+  }
+  streamed_ = false;
   const std::string_view all = buf_.view();
   std::size_t from = 0;
   char head[6];

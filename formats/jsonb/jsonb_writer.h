@@ -34,7 +34,8 @@ namespace jbx {
 /// timestamps -> the matching date tag; type-name annotations -> typed
 /// values (0x92) with in-document symbol ids. CBOR-tag annotations have no
 /// JSONB form and are dropped. A document is buffered until it ends, since
-/// an array's element count precedes its elements.
+/// an array's element count precedes its elements, unless it is a large
+/// array whose count is known ahead (stream_array()).
 class JsonbWriter final : public Writer {
  public:
   JsonbWriter(Sink& out, const WriteOptions& o);
@@ -81,12 +82,24 @@ class JsonbWriter final : public Writer {
   /// is a good bound): one allocation up front instead of repeated growth.
   void size_hint(std::size_t bytes) { buf_.reserve(bytes); }
 
+  /// For the JSON reader's walk of a large array document, between events:
+  /// the array being written has `n` elements (counted ahead in its text).
+  /// From the first call after an element has begun, the array's header is
+  /// written with that count, and at each call the elements complete go to
+  /// the sink once they make `block` bytes, so that the document is not
+  /// held whole. The bytes are those of the held document. An array that
+  /// ends with another count is an error (Errc::syntax), as is the
+  /// document ending inside it.
+  void stream_array(std::uint64_t n, std::size_t block = kStreamBlock);
+  static constexpr std::size_t kStreamBlock = std::size_t{1} << 20;
+
  private:
   // An array's header takes one byte in buf_, set when the array ends with
   // fewer than 16 elements (most do); a longer header is recorded as a
   // Patch and spliced in by end_document.
   struct Frame {
-    std::size_t header;   // offset of the array header's byte
+    // Offset of the array header's byte, or of an object's first byte.
+    std::size_t header;
     std::uint64_t count;  // elements so far
     // patches_.size() when it began: its own patch goes there, before
     // those of the arrays inside it, so that patches_ stays in document
@@ -105,6 +118,10 @@ class JsonbWriter final : public Writer {
   inline void push(Frame f);
   void grow_stack();
   void long_header(const Frame& f);
+  void end_streamed(const Frame& f);
+  // Writes buf_[from, cut) to the sink with the patches before `cut`, then
+  // drops buf_[0, cut) and moves the positions after it.
+  void flush_front(std::size_t from, std::size_t cut);
   [[noreturn]] static void too_long(std::uint64_t count);
   void put_be(std::uint64_t v, int bytes);
   inline void put_int32(std::int32_t v);
@@ -130,6 +147,10 @@ class JsonbWriter final : public Writer {
   std::string scratch_;
   std::u16string utf16_;    // put_string's decoded text
   bool annotated_ = false;  // a type name was written for the next value
+  // stream_array(): the top-level array is streamed with this many
+  // elements; its header is written already.
+  bool streamed_ = false;
+  std::uint64_t streamed_count_ = 0;
 };
 
 // The inline events are always inlined (see core/byte_buffer.h for why).
@@ -230,7 +251,7 @@ class JsonbWriter final : public Writer {
 
 [[gnu::always_inline]] inline Flow JsonbWriter::begin_object() {
   value_start();
-  push({0, 0, 0, false});
+  push({buf_.size(), 0, 0, false});
   put(0xa6);
   return Flow::visit;
 }
@@ -262,7 +283,9 @@ class JsonbWriter final : public Writer {
 [[gnu::always_inline]] inline void JsonbWriter::end_array() {
   const Frame& f = stack_[--depth_];
   in_array_ = depth_ != 0 && stack_[depth_ - 1].array;
-  if (f.count < 16) {
+  if (depth_ == 0 && streamed_) [[unlikely]] {
+    end_streamed(f);
+  } else if (f.count < 16) {
     buf_[f.header] = static_cast<char>(0x94 + f.count);
   } else {
     long_header(f);

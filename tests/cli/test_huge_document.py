@@ -2,9 +2,9 @@
 chunk at a time (the next one on a second thread, unless the process may
 run on one CPU only) and reads front to back: the output is the same as
 for any document, errors keep their exact line and column, and peak memory
-does not grow with the document. Converted to CBOR or MessagePack, a large
-array is streamed once the second thread has counted its elements: the
-bytes are those written on one CPU, where the output is held whole."""
+does not grow with the document. Converted to CBOR, MessagePack or JSONB, a
+large array is streamed once the second thread has counted its elements:
+the bytes are those written on one CPU, where the output is held whole."""
 
 import os
 import sys
@@ -69,7 +69,7 @@ def same_output(long_string=0):
         assert code == 0, err
         assert read(got) == data + b"\n", "the way through CBOR differs"
         # (MessagePack has no integer beyond 64 bits.)
-        for to in (["cbor"], ["msgpack", "--lossy=string"]):
+        for to in (["cbor"], ["msgpack", "--lossy=string"], ["jsonb"]):
             outs = []
             for one_cpu in (False, True):
                 code, err, _ = run(["convert", "-t"] + to + [path],
@@ -90,8 +90,8 @@ def error_at(change, want):
     """An error placed in the middle of a huge document (a chunk that is
     not the last) or at its end: the message and column are exact, from
     fmt (exit code 2), validate (1: the input is not valid, also on one
-    CPU) and a streamed conversion to CBOR (2), whose -o file is then not
-    left behind."""
+    CPU) and streamed conversions to CBOR and JSONB (2), whose -o files are
+    then not left behind."""
     def check(d, out, err):
         data = document(40 * MIB)
         data, at = change(data)
@@ -100,15 +100,18 @@ def error_at(change, want):
         path = write(d, "bad.json", data)
         expected = "jbx: error: %s:1:%d: %s" % (path, column, want)
         cbor = os.path.join(d, "bad.cbor")
+        jsonb = os.path.join(d, "bad.jsonb")
         for command, exit_code, one_cpu in (
                 (["fmt"], 2, False), (["validate"], 1, False),
                 (["validate"], 1, True),
-                (["convert", "-t", "cbor", "-o", cbor], 2, False)):
+                (["convert", "-t", "cbor", "-o", cbor], 2, False),
+                (["convert", "-t", "jsonb", "-o", jsonb], 2, False)):
             code, err, _ = run(command + [path], one_cpu=one_cpu)
             assert code == exit_code, (command, code)
             first = err.decode().split("\n")[0]
             assert first == expected, "%s\n%s" % (first, expected)
-        assert not os.path.exists(cbor), "a partial -o file was left"
+        for path in (cbor, jsonb):
+            assert not os.path.exists(path), "a partial -o file was left"
     return check
 
 
@@ -164,5 +167,7 @@ case("validate_in_bounded_memory", ["--version"], stdout=None,
 # the output of what was read before, nothing of the input's index.
 case("cbor_holds_only_its_output", ["--version"], stdout=None,
      check=memory_flat(["convert", "-t", "cbor"], 24, output_held=True))
+case("jsonb_holds_only_its_output", ["--version"], stdout=None,
+     check=memory_flat(["convert", "-t", "jsonb"], 24, output_held=True))
 
 run_all()

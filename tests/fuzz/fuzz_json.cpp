@@ -25,6 +25,7 @@
 #include "formats/json/json_fused.h"
 #include "formats/json/json_reader.h"
 #include "formats/json/json_writer.h"
+#include "formats/jsonb/jsonb_writer.h"
 #include "formats/msgpack/msgpack_writer.h"
 
 namespace {
@@ -228,9 +229,9 @@ void check_features(const std::string& text) {
   }
 }
 
-// `text` converted to CBOR (canonical or not) or MessagePack, by the scalar
-// parser or by the simdjson walk indexing a few bytes at a time, the next
-// ones ahead on a second thread: the bytes, or "error: MESSAGE" (the bytes
+// `text` converted to CBOR (canonical or not), MessagePack or JSONB, by the
+// scalar parser or by the simdjson walk indexing a few bytes at a time, the
+// next ones ahead on a second thread: the bytes, or "error: MESSAGE" (the bytes
 // written before an error differ: a streamed array has written some).
 template <class W>
 std::string binary(const std::string& text, bool canonical, bool streamed) {
@@ -268,6 +269,10 @@ void check_binary(const std::string& text) {
   if (binary<jbx::msgpack::MsgpackWriter>(text, false, true) !=
       binary<jbx::msgpack::MsgpackWriter>(text, false, false)) {
     fail("a streamed MessagePack array differs");
+  }
+  if (binary<jbx::JsonbWriter>(text, false, true) !=
+      binary<jbx::JsonbWriter>(text, false, false)) {
+    fail("a streamed JSONB array differs");
   }
 }
 
