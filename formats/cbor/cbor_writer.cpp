@@ -12,6 +12,7 @@
 #include "formats/cbor/cbor_bignum.h"
 #include "formats/cbor/cbor_time.h"
 #include "formats/msgpack/msgpack_text.h"
+#include "formats/patched_buffer.h"
 
 namespace jbx {
 
@@ -499,7 +500,7 @@ void CborWriter::annotation(const Annotation& a) {
 }
 
 void CborWriter::stream_array(std::uint64_t n, std::size_t block) {
-  if (!streamed_) {
+  if (!streamed_.on) {
     // Only the top-level array, once an element has begun: an empty one
     // has no comma to count.
     if (depth_ == 0 || stack_[0].major != 4 || stack_[0].pos != 0 ||
@@ -508,8 +509,7 @@ void CborWriter::stream_array(std::uint64_t n, std::size_t block) {
     }
     char h[9];
     out_.write(std::string_view(h, encode_head(h, 4, n)));
-    streamed_ = true;
-    streamed_count_ = n;
+    streamed_ = {true, n};
     // (In preferred mode buf_[0] is the head's placeholder.)
     const std::size_t from = opts_.canonical ? 0 : 1;
     flush_front(from, from);
@@ -520,21 +520,9 @@ void CborWriter::stream_array(std::uint64_t n, std::size_t block) {
 }
 
 void CborWriter::flush_front(std::size_t from, std::size_t cut) {
-  const std::string_view all = buf_.view();
-  std::size_t prev = from;
-  std::size_t k = 0;
-  char h[9];
-  for (; k < patches_.size() && patches_[k].pos < cut; ++k) {
-    const Patch& p = patches_[k];
-    out_.write(all.substr(prev, p.pos - prev));
-    out_.write(std::string_view(h, encode_head(h, p.major, p.count)));
-    prev = p.pos + 1;  // over the one-byte placeholder
-  }
-  out_.write(all.substr(prev, cut - prev));
-  buf_.drop_front(cut);
-  patches_.erase(patches_.begin(),
-                 patches_.begin() + static_cast<std::ptrdiff_t>(k));
-  for (Patch& p : patches_) p.pos -= cut;
+  const std::size_t k = detail::flush_patched(
+      out_, buf_, from, cut, patches_,
+      [](const Patch& p, char* h) { return encode_head(h, p.major, p.count); });
   for (std::size_t d = 1; d < depth_; ++d) {
     Open& o = stack_[d];
     o.pos -= cut;
@@ -544,43 +532,15 @@ void CborWriter::flush_front(std::size_t from, std::size_t cut) {
   for (std::size_t& e : entry_starts_) e -= cut;
 }
 
-void CborWriter::end_streamed(const Open& o) {
-  if (o.count != streamed_count_) {
-    throw Error(Errc::syntax,
-                fmt::format("the array has {} elements, not the {} its text "
-                            "was counted to have",
-                            o.count, streamed_count_));
-  }
-}
-
 void CborWriter::end_document() {
   counted_ = false;
-  if (streamed_ && depth_ != 0) {
-    // Cut short: the head written promised elements that are not there.
-    streamed_ = false;
-    throw Error(Errc::syntax, "the streamed array ends early");
-  }
-  streamed_ = false;
+  streamed_.end_document(depth_ != 0);
   if (!opts_.canonical) {
     while (depth_ != 0) end();  // a document cut short still gets counts
   }
   depth_ = 0;
   in_array_ = false;
-  const std::string_view all = buf_.view();
-  if (patches_.empty()) {
-    out_.write(all);
-  } else {
-    std::size_t prev = 0;
-    char h[9];
-    for (const Patch& p : patches_) {
-      out_.write(all.substr(prev, p.pos - prev));
-      out_.write(std::string_view(h, encode_head(h, p.major, p.count)));
-      prev = p.pos + 1;  // over the one-byte placeholder
-    }
-    out_.write(all.substr(prev));
-  }
-  buf_.clear();
-  patches_.clear();
+  flush_front(0, buf_.size());
   entry_starts_.clear();
 }
 

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/options.h"
 #include "formats/format.h"
+#include "formats/patched_buffer.h"
 
 namespace jbx {
 
@@ -116,7 +117,6 @@ class CborWriter final : public Writer {
   inline void end();
   void end_canonical(const Open& o);
   void long_head(const Open& o);
-  void end_streamed(const Open& o);
   // Writes buf_[from, cut) to the sink with the patches before `cut`, then
   // drops buf_[0, cut) and moves the positions after it.
   void flush_front(std::size_t from, std::size_t cut);
@@ -142,8 +142,7 @@ class CborWriter final : public Writer {
   bool counted_ = false;  // an annotation already counted the next value
   // stream_array(): the top-level array is streamed with this many
   // elements; its head is written already.
-  bool streamed_ = false;
-  std::uint64_t streamed_count_ = 0;
+  detail::StreamedArray streamed_;
 };
 
 // The inline events are always inlined (see core/byte_buffer.h for why).
@@ -210,8 +209,8 @@ class CborWriter final : public Writer {
 [[gnu::always_inline]] inline void CborWriter::end() {
   const Open& o = stack_[--depth_];
   in_array_ = depth_ != 0 && stack_[depth_ - 1].major == 4;
-  if (depth_ == 0 && streamed_) [[unlikely]] {
-    end_streamed(o);
+  if (depth_ == 0 && streamed_.on) [[unlikely]] {
+    streamed_.end(o.count);
   } else if (opts_.canonical) {
     end_canonical(o);
   } else if (o.count < 24) {

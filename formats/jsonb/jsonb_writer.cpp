@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "formats/jsonb/jsonb_number.h"
+#include "formats/patched_buffer.h"
 
 namespace jbx {
 
@@ -326,7 +327,7 @@ void JsonbWriter::long_header(const Frame& f) {
 }
 
 void JsonbWriter::stream_array(std::uint64_t n, std::size_t block) {
-  if (!streamed_) {
+  if (!streamed_.on) {
     // Only the top-level array, once an element has begun: an empty one
     // has no comma to count. One too long is refused as it ends.
     if (depth_ == 0 || !stack_[0].array || stack_[0].header != 0 ||
@@ -336,16 +337,13 @@ void JsonbWriter::stream_array(std::uint64_t n, std::size_t block) {
       return;
     }
     char head[6];
-    std::size_t size = 1;
     if (n < 16) {
       head[0] = static_cast<char>(0x94 + n);
+      out_.write({head, 1});
     } else {
-      head[0] = static_cast<char>(0xa4);
-      size += encode_int32(head + 1, static_cast<std::int32_t>(n));
+      out_.write({head, long_header(head, static_cast<std::int32_t>(n))});
     }
-    out_.write({head, size});
-    streamed_ = true;
-    streamed_count_ = n;
+    streamed_ = {true, n};
     flush_front(1, 1);  // over the header's placeholder
   }
   // What comes before the element being written is complete.
@@ -354,34 +352,12 @@ void JsonbWriter::stream_array(std::uint64_t n, std::size_t block) {
 }
 
 void JsonbWriter::flush_front(std::size_t from, std::size_t cut) {
-  const std::string_view all = buf_.view();
-  std::size_t prev = from;
-  std::size_t k = 0;
-  char head[6];
-  for (; k < patches_.size() && patches_[k].pos < cut; ++k) {
-    const Patch& p = patches_[k];
-    out_.write(all.substr(prev, p.pos - prev));
-    head[0] = static_cast<char>(0xa4);
-    out_.write({head, 1 + encode_int32(head + 1, p.count)});
-    prev = p.pos + 1;  // over the one-byte placeholder
-  }
-  out_.write(all.substr(prev, cut - prev));
-  buf_.drop_front(cut);
-  patches_.erase(patches_.begin(),
-                 patches_.begin() + static_cast<std::ptrdiff_t>(k));
-  for (Patch& p : patches_) p.pos -= cut;
+  const std::size_t k = detail::flush_patched(
+      out_, buf_, from, cut, patches_,
+      [](const Patch& p, char* head) { return long_header(head, p.count); });
   for (std::size_t d = 1; d < depth_; ++d) {
     stack_[d].header -= cut;
     stack_[d].patch_at -= k;
-  }
-}
-
-void JsonbWriter::end_streamed(const Frame& f) {
-  if (f.count != streamed_count_) {
-    throw Error(Errc::syntax,
-                fmt::format("the array has {} elements, not the {} its text "
-                            "was counted to have",
-                            f.count, streamed_count_));
   }
 }
 
@@ -524,25 +500,9 @@ void JsonbWriter::annotation(const Annotation& a) {
 }
 
 void JsonbWriter::end_document() {
-  if (streamed_ && depth_ != 0) {
-    // Cut short: the header written promised elements that are not there.
-    streamed_ = false;
-    throw Error(Errc::syntax, "the streamed array ends early");
-  }
-  streamed_ = false;
-  const std::string_view all = buf_.view();
-  std::size_t from = 0;
-  char head[6];
-  for (const Patch& p : patches_) {
-    out_.write(all.substr(from, p.pos - from));
-    head[0] = static_cast<char>(0xa4);
-    out_.write({head, 1 + encode_int32(head + 1, p.count)});
-    from = p.pos + 1;  // over the one-byte placeholder
-  }
-  out_.write(all.substr(from));
-  buf_.clear();
-  patches_.clear();
+  streamed_.end_document(depth_ != 0);
   depth_ = 0;
+  flush_front(0, buf_.size());
   in_array_ = false;
   type_ids_.clear();
   annotated_ = false;

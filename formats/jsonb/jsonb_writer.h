@@ -19,6 +19,7 @@
 #include "core/options.h"
 #include "core/sink.h"
 #include "formats/format.h"
+#include "formats/patched_buffer.h"
 
 namespace jbx {
 
@@ -113,12 +114,17 @@ class JsonbWriter final : public Writer {
   };
   // Spec 4.2's INT encoding of `v`; returns its length, at most 5.
   static inline std::size_t encode_int32(char* out, std::int32_t v);
+  // An array header of `count` elements in its long form (0xa4, then the
+  // count); returns its length, at most 6.
+  static std::size_t long_header(char* out, std::int32_t count) {
+    out[0] = static_cast<char>(0xa4);
+    return 1 + encode_int32(out + 1, count);
+  }
   inline void value_start();
   void put(std::uint8_t b) { buf_.push_back(static_cast<char>(b)); }
   inline void push(Frame f);
   void grow_stack();
   void long_header(const Frame& f);
-  void end_streamed(const Frame& f);
   // Writes buf_[from, cut) to the sink with the patches before `cut`, then
   // drops buf_[0, cut) and moves the positions after it.
   void flush_front(std::size_t from, std::size_t cut);
@@ -149,8 +155,7 @@ class JsonbWriter final : public Writer {
   bool annotated_ = false;  // a type name was written for the next value
   // stream_array(): the top-level array is streamed with this many
   // elements; its header is written already.
-  bool streamed_ = false;
-  std::uint64_t streamed_count_ = 0;
+  detail::StreamedArray streamed_;
 };
 
 // The inline events are always inlined (see core/byte_buffer.h for why).
@@ -283,8 +288,8 @@ class JsonbWriter final : public Writer {
 [[gnu::always_inline]] inline void JsonbWriter::end_array() {
   const Frame& f = stack_[--depth_];
   in_array_ = depth_ != 0 && stack_[depth_ - 1].array;
-  if (depth_ == 0 && streamed_) [[unlikely]] {
-    end_streamed(f);
+  if (depth_ == 0 && streamed_.on) [[unlikely]] {
+    streamed_.end(f.count);
   } else if (f.count < 16) {
     buf_[f.header] = static_cast<char>(0x94 + f.count);
   } else {

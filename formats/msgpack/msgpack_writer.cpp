@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "formats/msgpack/msgpack_reader.h"
 #include "formats/msgpack/msgpack_text.h"
+#include "formats/patched_buffer.h"
 
 namespace jbx::msgpack {
 
@@ -391,7 +392,7 @@ std::size_t encode_header(char* h, bool is_map, std::uint64_t count) {
 }  // namespace
 
 void MsgpackWriter::stream_array(std::uint64_t n, std::size_t block) {
-  if (!streamed_) {
+  if (!streamed_.on) {
     // Only the top-level array, once an element has begun: an empty one
     // has no comma to count. One too long is refused as it grows.
     if (depth_ == 0 || open_[0].is_map || open_[0].pos != 0 ||
@@ -400,8 +401,7 @@ void MsgpackWriter::stream_array(std::uint64_t n, std::size_t block) {
     }
     char h[5];
     out_.write({h, encode_header(h, false, n)});
-    streamed_ = true;
-    streamed_count_ = n;
+    streamed_ = {true, n};
     flush_front(1, 1);  // over the header's placeholder
   }
   // What comes before the element being written is complete.
@@ -410,21 +410,10 @@ void MsgpackWriter::stream_array(std::uint64_t n, std::size_t block) {
 }
 
 void MsgpackWriter::flush_front(std::size_t from, std::size_t cut) {
-  const char* body = body_.data();
-  std::size_t prev = from;
-  std::size_t k = 0;
-  char h[5];
-  for (; k < patches_.size() && patches_[k].pos < cut; ++k) {
-    const Patch& c = patches_[k];
-    out_.write({body + prev, c.pos - prev});
-    out_.write({h, encode_header(h, c.is_map, c.count)});
-    prev = c.pos + 1;  // over the one-byte placeholder
-  }
-  out_.write({body + prev, cut - prev});
-  body_.drop_front(cut);
-  patches_.erase(patches_.begin(),
-                 patches_.begin() + static_cast<std::ptrdiff_t>(k));
-  for (Patch& p : patches_) p.pos -= cut;
+  const std::size_t k = jbx::detail::flush_patched(
+      out_, body_, from, cut, patches_, [](const Patch& p, char* h) {
+        return encode_header(h, p.is_map, p.count);
+      });
   for (std::size_t d = 1; d < depth_; ++d) {
     Container& c = open_[d];
     c.pos -= cut;
@@ -433,23 +422,9 @@ void MsgpackWriter::flush_front(std::size_t from, std::size_t cut) {
   }
 }
 
-void MsgpackWriter::end_streamed(const Container& c) {
-  if (c.count != streamed_count_) {
-    throw Error(Errc::syntax,
-                fmt::format("the array has {} elements, not the {} its text "
-                            "was counted to have",
-                            c.count, streamed_count_));
-  }
-}
-
 void MsgpackWriter::end_document() {
   pending_ext_ = 256;
-  if (streamed_ && depth_ != 0) {
-    // Cut short: the header written promised elements that are not there.
-    streamed_ = false;
-    throw Error(Errc::syntax, "the streamed array ends early");
-  }
-  streamed_ = false;
+  streamed_.end_document(depth_ != 0);
   while (depth_ != 0) end();  // a document cut short still gets counts
   flush_front(0, body_.size());
 }

@@ -27,6 +27,7 @@
 #include "core/options.h"
 #include "core/sink.h"
 #include "formats/format.h"
+#include "formats/patched_buffer.h"
 
 namespace jbx::msgpack {
 
@@ -125,7 +126,6 @@ class MsgpackWriter final : public Writer {
   [[noreturn]] static void too_long(bool is_map);
   void grow_stack();
   void long_header(const Container& c);
-  void end_streamed(const Container& c);
   // Writes body_[from, cut) to the sink with the patches before `cut`,
   // then drops body_[0, cut) and moves the positions after it.
   void flush_front(std::size_t from, std::size_t cut);
@@ -143,8 +143,7 @@ class MsgpackWriter final : public Writer {
   int pending_ext_ = 256;       // extension type for the next bytes
   // stream_array(): the top-level array is streamed with this many
   // elements; its header is written already.
-  bool streamed_ = false;
-  std::uint64_t streamed_count_ = 0;
+  detail::StreamedArray streamed_;
 };
 
 // The inline events are always inlined (see core/byte_buffer.h for why).
@@ -168,8 +167,8 @@ class MsgpackWriter final : public Writer {
 
 [[gnu::always_inline]] inline void MsgpackWriter::end() {
   const Container& c = open_[--depth_];
-  if (depth_ == 0 && streamed_) [[unlikely]] {
-    end_streamed(c);
+  if (depth_ == 0 && streamed_.on) [[unlikely]] {
+    streamed_.end(c.count);
   } else if (c.count <= 15) {
     body_[c.pos] = static_cast<char>((c.is_map ? 0x80 : 0x90) | c.count);
   } else {

@@ -51,35 +51,6 @@ std::string number_error(std::string_view text, WriteOptions o = {}) {
   return "no error";
 }
 
-// An array of `n` random elements, written held and streamed: the bytes,
-// or the error streaming gives when told `told` elements.
-std::pair<std::string, std::string> held_and_streamed(unsigned seed,
-                                                      std::size_t n,
-                                                      std::size_t block,
-                                                      std::uint64_t told,
-                                                      unsigned every = 1) {
-  const auto produce = [&](Handler& h) {
-    std::mt19937 rng(seed);
-    h.begin_array();
-    for (std::size_t i = 0; i < n; ++i) jbx::test::random_value(rng, h, 1);
-    h.end_array();
-    h.end_document();
-  };
-  StringSink held;
-  MsgpackWriter a(held, {});
-  produce(a);
-  StringSink sink;
-  MsgpackWriter w(sink, {});
-  jbx::test::Streamer<MsgpackWriter> s(w, told, block, every);
-  try {
-    produce(s);
-  } catch (const Error& e) {
-    return {to_hex(held.data()),
-            std::string(errc_name(e.code)) + ": " + e.message};
-  }
-  return {to_hex(held.data()), to_hex(sink.data())};
-}
-
 BOOST_AUTO_TEST_SUITE(msgpack_writer)
 
 BOOST_AUTO_TEST_CASE(integers_take_their_smallest_form) {
@@ -354,26 +325,11 @@ BOOST_AUTO_TEST_CASE(writes_one_value_per_document) {
 }
 
 BOOST_AUTO_TEST_CASE(a_streamed_array_has_the_bytes_of_a_held_one) {
-  for (unsigned seed = 1; seed <= 40; ++seed) {
-    // 1..300 elements: headers of one, three and five bytes.
-    const std::size_t n = 1 + seed * seed % 300;
-    for (const std::size_t block : {std::size_t{1}, std::size_t{700}}) {
-      for (const unsigned every : {1u, 7u, 50u}) {
-        const auto [held, streamed] =
-            held_and_streamed(seed, n, block, n, every);
-        BOOST_TEST(held == streamed,
-                   "seed " << seed << " block " << block << " every " << every);
-      }
-    }
-  }
+  jbx::test::check_streamed_as_held<MsgpackWriter>({});
 }
 
 BOOST_AUTO_TEST_CASE(a_streamed_array_of_another_count_is_an_error) {
-  BOOST_TEST(held_and_streamed(3, 30, 1, 31).second ==
-             "syntax: the array has 30 elements, not the 31 its text was "
-             "counted to have");
-  BOOST_TEST(held_and_streamed(3, 30, 1, 29)
-                 .second.rfind("syntax: the array has 30 elements", 0) == 0);
+  jbx::test::check_count_mismatch<MsgpackWriter>();
 }
 
 BOOST_AUTO_TEST_CASE(refusals_in_a_streamed_array_name_their_pointer) {
@@ -397,29 +353,9 @@ BOOST_AUTO_TEST_CASE(refusals_in_a_streamed_array_name_their_pointer) {
 }
 
 BOOST_AUTO_TEST_CASE(only_a_top_level_array_with_an_element_is_streamed) {
-  StringSink sink;
-  MsgpackWriter w(sink, {});
-  w.stream_array(2, 1);  // nothing begun
-  w.begin_array();
-  w.stream_array(2, 1);  // no element yet: an empty array has no comma
-  BOOST_TEST(sink.data().empty());
-  w.begin_object();
-  w.stream_array(2, 1);  // the header; the element is not complete
-  BOOST_TEST(to_hex(sink.data()) == "92");
-  w.end_object();
-  w.int_value(7);
-  w.stream_array(2, 1);
-  BOOST_TEST(to_hex(sink.data()) == "92 80 07");
-  w.end_array();
-  w.end_document();
-  BOOST_TEST(to_hex(sink.data()) == "92 80 07");
-  w.begin_object();  // a map at the top is held as before
-  w.key("a");
-  w.int_value(1);
-  w.stream_array(1, 1);
-  w.end_object();
-  w.end_document();
-  BOOST_TEST(to_hex(sink.data()) == "92 80 07 81 a1 61 01");
+  jbx::test::check_only_top_level_arrays<MsgpackWriter>(
+      [](std::string_view s) { return to_hex(s); }, "92", "92 80 07",
+      "92 80 07 81 a1 61 01");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
