@@ -376,7 +376,7 @@ int Pipeline::run_to(Sink& sink, bool to_terminal,
         // Output errors and usage errors end the run.
         if (!e.input.empty() && e.input != src->name()) throw;
         if (e.code == Errc::usage) throw;
-        if (auto* jw = dynamic_cast<JsonWriter*>(writer.get())) jw->abandon();
+        writer->abandon();
         sink.flush();
         report_error(e, src.get(), reader.get());
         any_error = true;

@@ -284,6 +284,9 @@ class Decoder {
   bool at_end() const { return p_ == end_; }
   /// A top-level array read into a JsonWriter is then cut into pieces.
   void set_split(Split* s) { split_ = s; }
+  /// The writer the events go to, without transforms between: told the
+  /// count of a top-level array between its items (top_array_items()).
+  void set_counted(Writer* w) { counted_ = w; }
 
   template <class H>
   void item(H* h, std::uint32_t depth) {
@@ -606,6 +609,13 @@ class Decoder {
           break;
         }
         value(live(c), depth + 1);
+      }
+    } else if (depth == 0 && counted_ != nullptr && c != nullptr) {
+      // The writer may stream the array, told its count after each item.
+      for (; left != 0; --left) {
+        if (at_end()) fail_end("array");
+        value(live(c), depth + 1);
+        counted_->top_array_items(hd.arg);
       }
     } else {
       for (; left != 0; --left) {
@@ -1163,6 +1173,7 @@ class Decoder {
   bool sniffing_;
   bool stopped_ = false;
   Split* split_ = nullptr;
+  Writer* counted_ = nullptr;
   std::string scratch_;
 };
 
@@ -1208,6 +1219,7 @@ bool CborReader::read_document(Handler& out) {
         d.item(json, 0);
       }
     } else {
+      d.set_counted(dynamic_cast<Writer*>(&out));
       d.item(&out, 0);
     }
   } catch (Error& e) {

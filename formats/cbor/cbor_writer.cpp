@@ -507,6 +507,9 @@ void CborWriter::stream_array(std::uint64_t n, std::size_t block) {
         stack_[0].count == 0 || counted_) {
       return;
     }
+    // What goes out of the document from here, the sink may take back
+    // (abandon()).
+    out_.mark_document();
     char h[9];
     out_.write(std::string_view(h, encode_head(h, 4, n)));
     streamed_ = {true, n};

@@ -93,7 +93,7 @@ class JsonWriter final : public Writer {
   /// written of it when the sink still holds it (stdout holds up to a few
   /// MiB of a document), else ends the partial line; then resets the state
   /// so that the next document starts clean.
-  void abandon();
+  void abandon() override;
 
  private:
   struct Pending {

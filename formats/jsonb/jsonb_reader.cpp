@@ -205,6 +205,7 @@ class JsonbReader::Impl {
     reread_budget_ = 64 * (n_ - pos_) + (std::size_t{64} << 20);
     out_ = &out;
     json_ = dynamic_cast<JsonWriter*>(&out);
+    counted_ = json_ == nullptr ? dynamic_cast<Writer*>(&out) : nullptr;
     try {
       value(0);
     } catch (Error& e) {
@@ -760,9 +761,15 @@ class JsonbReader::Impl {
     after_flow(f);
     open_.push_back(at);
     const std::size_t step = push_step(true);
+    // Between the items of the top-level array, the writer may stream it
+    // (not while a reference is read again: out_ is then another handler).
+    Writer* counted = depth == 0 && out_ == counted_ ? counted_ : nullptr;
     for (std::size_t i = 0; i < count; ++i) {
       path_[step].index = i;
       value(depth + 1);
+      if (counted != nullptr && out_ == counted) {
+        counted->top_array_items(count);
+      }
     }
     --steps_;
     open_.pop_back();
@@ -1295,6 +1302,9 @@ class JsonbReader::Impl {
   // The JSON writer when it is the consumer: its inline forms are called
   // directly while out_ is it (not while muted or spelling a key).
   JsonWriter* json_ = nullptr;
+  // The writer the events go to, without transforms between: told the
+  // count of a top-level array between its items (top_array_items()).
+  Writer* counted_ = nullptr;
   bool plain_ = false;        // the last string needs no JSON escaping
   std::size_t readable_ = 0;  // bytes readable from that string's start
   NullHandler null_;

@@ -336,6 +336,9 @@ void JsonbWriter::stream_array(std::uint64_t n, std::size_t block) {
                 std::numeric_limits<std::int32_t>::max())) {
       return;
     }
+    // What goes out of the document from here, the sink may take back
+    // (abandon()).
+    out_.mark_document();
     char head[6];
     if (n < 16) {
       head[0] = static_cast<char>(0x94 + n);

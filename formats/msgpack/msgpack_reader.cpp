@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstring>
 #include <iterator>
+#include <type_traits>
 
 #include "core/error.h"
 #include "formats/binary_text.h"
@@ -149,6 +150,7 @@ bool MsgpackReader::read_document(Handler& out) {
     if (auto* json = dynamic_cast<JsonWriter*>(&out)) {
       read_events(*json);
     } else {
+      counted_ = dynamic_cast<Writer*>(&out);
       read_events(out);
     }
   } catch (Error& e) {
@@ -199,6 +201,13 @@ void MsgpackReader::read_events(H& out) {
         --depth_;
         out.end_array();
         continue;
+      }
+      if constexpr (!std::is_same_v<H, JsonWriter>) {
+        // Between the items of the top-level array, the writer may
+        // stream it.
+        if (depth_ == 1 && f.index != 0 && counted_ != nullptr) {
+          counted_->top_array_items(f.index + f.remaining);
+        }
       }
       --f.remaining;
       ++f.index;

@@ -126,6 +126,9 @@ class MsgpackReader final : public Reader {
   bool keys_error_ = false;
   std::vector<Frame> stack_;
   std::size_t depth_ = 0;  // live frames in stack_ (frames are reused)
+  // The writer the events go to, without transforms between: told the
+  // count of a top-level array between its items (top_array_items()).
+  Writer* counted_ = nullptr;
 };
 
 }  // namespace jbx::msgpack

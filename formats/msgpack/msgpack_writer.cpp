@@ -399,6 +399,9 @@ void MsgpackWriter::stream_array(std::uint64_t n, std::size_t block) {
         open_[0].count == 0 || n > kMaxCount) {
       return;
     }
+    // What goes out of the document from here, the sink may take back
+    // (abandon()).
+    out_.mark_document();
     char h[5];
     out_.write({h, encode_header(h, false, n)});
     streamed_ = {true, n};
