@@ -39,10 +39,11 @@ class Writer : public Handler {
   virtual void top_array_items(std::uint64_t count) {
     static_cast<void>(count);
   }
-  /// An error ends the document being written: what of it has gone to
-  /// the sink is taken back while the sink still holds it (stdout holds up
-  /// to 4 MiB of a document), so that no half document goes out where
-  /// that can be helped. The writer is not used after this.
+  /// An error ended the document being written, before the writer is
+  /// dropped: what of it went to the sink is taken back while the sink
+  /// still holds it (stdout holds up to 4 MiB of a document), so that no
+  /// half document goes out where that can be helped. (The JSON writer may
+  /// be used again after it: see JsonWriter::abandon().)
   virtual void abandon() {}
 };
 
