@@ -206,6 +206,14 @@ void Source::passed(std::uint64_t offset) {
   }
 }
 
+void Source::give_back(std::uint64_t offset) {
+  if (windowed_ && map_ != nullptr) {
+    advance_map(static_cast<std::size_t>(
+                    std::min<std::uint64_t>(offset, whole_.size())),
+                false);
+  }
+}
+
 std::size_t Source::copy_mapped(std::uint64_t offset, char* buf,
                                 std::size_t n) const {
   // (map_ and in_order_ are set before the reader reads ahead; pread does
@@ -224,10 +232,11 @@ std::size_t Source::copy_mapped(std::uint64_t offset, char* buf,
   return got;
 }
 
-void Source::advance_map(std::size_t offset) {
+void Source::advance_map(std::size_t offset, bool read_ahead) {
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t keep = offset / page * page;
-  if (keep + kReleaseStep > populated_ && populated_ < whole_.size()) {
+  if (read_ahead && keep + kReleaseStep > populated_ &&
+      populated_ < whole_.size()) {
     // The next steps' pages in one call, not a fault per few pages
     // (Linux 5.14 on; before that they fault in as they are read).
     const std::size_t n =

@@ -51,6 +51,13 @@ class Source {
   /// (read back in should anything touch them again), the next ones are
   /// read in. `offset` must not decrease. Nothing for other inputs.
   void passed(std::uint64_t offset);
+  /// For window() of a mapped file, in the middle of a document: the pages
+  /// before `offset` go back to the page cache (read back in should
+  /// anything touch them again), as window(offset) would, while every
+  /// view into the file stays valid; the next ones are left to fault in
+  /// where they are read (a second thread may read them). Nothing for
+  /// other inputs.
+  void give_back(std::uint64_t offset);
   /// For whole() after read_in_order(), from any thread: copies bytes
   /// [offset, offset + n) of the mapped file to buf by reading the file,
   /// which costs less than a first touch of each page of the mapping and
@@ -93,8 +100,9 @@ class Source {
  private:
   Source() = default;
   void fill_peek(std::size_t n);
-  // A mapped file's pages: read in ahead of `offset`, given back behind it.
-  void advance_map(std::size_t offset);
+  // A mapped file's pages: given back behind `offset`, and with
+  // read_ahead read in ahead of it.
+  void advance_map(std::size_t offset, bool read_ahead = true);
   // A pipe's bytes in memory_, without the padding after them.
   std::size_t loaded() const {
     return memory_.empty() ? 0 : memory_.size() - kPadding;

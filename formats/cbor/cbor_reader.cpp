@@ -277,6 +277,7 @@ class Decoder {
       : begin_(begin),
         end_(begin + size),
         p_(begin + pos),
+        next_give_(end_),
         opts_(o),
         sniffing_(sniffing) {}
 
@@ -287,6 +288,14 @@ class Decoder {
   /// The writer the events go to, without transforms between: told the
   /// count of a top-level array between its items (top_array_items()).
   void set_counted(Writer* w) { counted_ = w; }
+  /// The pages of a mapped input behind the items read go back as the
+  /// decoder passes them (Source::give_back()); the window starts at byte
+  /// `base` of `in`.
+  void set_give_back(Source& in, std::uint64_t base) {
+    give_back_ = &in;
+    base_ = base;
+    next_give_ = step_on(p_);
+  }
 
   template <class H>
   void item(H* h, std::uint32_t depth) {
@@ -609,6 +618,8 @@ class Decoder {
           break;
         }
         value(live(c), depth + 1);
+        if (p_ > next_give_) [[unlikely]]
+          give_back();
       }
     } else if (depth == 0 && counted_ != nullptr && c != nullptr) {
       // The writer may stream the array, told its count after each item.
@@ -616,11 +627,15 @@ class Decoder {
         if (at_end()) fail_end("array");
         value(live(c), depth + 1);
         counted_->top_array_items(hd.arg);
+        if (p_ > next_give_) [[unlikely]]
+          give_back();
       }
     } else {
       for (; left != 0; --left) {
         if (at_end()) fail_end("array");
         value(live(c), depth + 1);
+        if (p_ > next_give_) [[unlikely]]
+          give_back();
       }
     }
     if (live(c) != nullptr) c->end_array();
@@ -846,6 +861,8 @@ class Decoder {
       H* v = map_key(live(c), depth);
       if (at_end()) fail_end("map");
       value(live(v), depth + 1);
+      if (p_ > next_give_) [[unlikely]]
+        give_back();
     }
     if (live(c) != nullptr) c->end_object();
   }
@@ -1169,11 +1186,24 @@ class Decoder {
   const std::uint8_t* begin_;
   const std::uint8_t* end_;
   const std::uint8_t* p_;
+  const std::uint8_t* next_give_;
   const ReadOptions& opts_;
   bool sniffing_;
   bool stopped_ = false;
   Split* split_ = nullptr;
   Writer* counted_ = nullptr;
+  // Source::give_back() once p_ is past next_give_ (end_: never).
+  static constexpr std::size_t kGiveStep = std::size_t{4} << 20;
+  const std::uint8_t* step_on(const std::uint8_t* p) const {
+    return static_cast<std::size_t>(end_ - p) > kGiveStep ? p + kGiveStep
+                                                          : end_;
+  }
+  [[gnu::noinline]] void give_back() {
+    if (give_back_ != nullptr) give_back_->give_back(base_ + pos());
+    next_give_ = step_on(p_);
+  }
+  Source* give_back_ = nullptr;
+  std::uint64_t base_ = 0;
   std::string scratch_;
 };
 
@@ -1206,6 +1236,8 @@ bool CborReader::read_document(Handler& out) {
     if (auto* json = dynamic_cast<JsonWriter*>(&out)) {
       if (w.size() >= split_from_) {
         if (worker_ == nullptr) worker_ = std::make_unique<Worker>();
+        // (Pages are not given back behind a split array: on two threads
+        // that cost more time than the memory it saves is worth here.)
         Split split{*worker_, split_piece_};
         d.set_split(&split);
         try {
@@ -1216,10 +1248,12 @@ bool CborReader::read_document(Handler& out) {
         }
         pieces_apart_ += split.kept;
       } else {
+        d.set_give_back(in_, pos_);
         d.item(json, 0);
       }
     } else {
       d.set_counted(dynamic_cast<Writer*>(&out));
+      d.set_give_back(in_, pos_);
       d.item(&out, 0);
     }
   } catch (Error& e) {

@@ -174,6 +174,17 @@ class JsonbReader::Impl {
     p_ = reinterpret_cast<const u8*>(data.data());
     n_ = data.size();
     pos_ = 0;
+    next_give_ = SIZE_MAX;
+  }
+
+  // After reset(): the pages of a mapped input behind the values read go
+  // back as the reader passes them (Source::give_back()); the window
+  // starts at byte `base` of `in`. (References read earlier bytes again:
+  // pages given back are read back in.)
+  void give_back_to(Source& in, std::uint64_t base) {
+    give_ = &in;
+    give_base_ = base;
+    next_give_ = kGiveStep;
   }
 
   // True when `data` starts with a whole document, or with one that is
@@ -770,6 +781,8 @@ class JsonbReader::Impl {
       if (counted != nullptr && out_ == counted) {
         counted->top_array_items(count);
       }
+      if (pos_ > next_give_) [[unlikely]]
+        give_back();
     }
     --steps_;
     open_.pop_back();
@@ -832,6 +845,8 @@ class JsonbReader::Impl {
 
   void members(std::size_t depth, std::size_t at, std::size_t step) {
     for (;;) {
+      if (pos_ > next_give_) [[unlikely]]
+        give_back();
       if (pos_ >= n_) truncated("object", at);
       if (p_[pos_] == kObjectEnd) {
         ++pos_;
@@ -1302,6 +1317,15 @@ class JsonbReader::Impl {
   // The JSON writer when it is the consumer: its inline forms are called
   // directly while out_ is it (not while muted or spelling a key).
   JsonWriter* json_ = nullptr;
+  // give_back_to(): Source::give_back() once pos_ is past next_give_.
+  static constexpr std::size_t kGiveStep = std::size_t{4} << 20;
+  Source* give_ = nullptr;
+  std::uint64_t give_base_ = 0;
+  std::size_t next_give_ = SIZE_MAX;
+  [[gnu::noinline]] void give_back() {
+    give_->give_back(give_base_ + pos_);
+    next_give_ = pos_ + kGiveStep;
+  }
   // The writer the events go to, without transforms between: told the
   // count of a top-level array between its items (top_array_items()).
   Writer* counted_ = nullptr;
@@ -1371,6 +1395,7 @@ bool JsonbReader::read_document(Handler& out) {
   const std::string_view w = in_->document_window(
       base_, [this](std::string_view v) { return impl_->complete(v); });
   impl_->reset(w);
+  impl_->give_back_to(*in_, base_);
   bool read = false;
   try {
     read = impl_->read_document(out);

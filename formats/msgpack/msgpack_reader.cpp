@@ -73,6 +73,17 @@ MsgpackReader::MsgpackReader(std::string_view bytes, const ReadOptions& options)
   end_ = data_ + bytes.size();
 }
 
+std::uintptr_t MsgpackReader::step_on(const std::uint8_t* p) const {
+  if (mapped_ == nullptr) return UINTPTR_MAX;
+  return reinterpret_cast<std::uintptr_t>(p) +
+         std::min(kGiveStep, static_cast<std::size_t>(end_ - p));
+}
+
+void MsgpackReader::give_back() {
+  mapped_->give_back(offset());
+  next_give_ = step_on(cur_);
+}
+
 bool MsgpackReader::refill(std::size_t n) {
   if (stream_ == nullptr || eof_) return false;
   auto filled = static_cast<std::size_t>(end_ - data_);
@@ -143,6 +154,7 @@ void MsgpackReader::deliver_string(H& out, std::uint64_t len,
 bool MsgpackReader::read_document(Handler& out) {
   doc_start_ = offset();
   if (mapped_ != nullptr) mapped_->window(doc_start_);
+  next_give_ = step_on(cur_);
   if (!ensure(1)) return false;
   depth_ = 0;
   try {
@@ -172,6 +184,9 @@ void MsgpackReader::read_events(H& out) {
   value_start_ = offset();
   bool go_on = read_value(out);
   while (go_on && depth_ > 0) {
+    if (reinterpret_cast<std::uintptr_t>(cur_) > next_give_) [[unlikely]] {
+      give_back();
+    }
     Frame& f = stack_[depth_ - 1];
     if (f.is_map) {
       if (f.state == Frame::State::in_value) f.state = Frame::State::key;

@@ -129,6 +129,13 @@ class MsgpackReader final : public Reader {
   // The writer the events go to, without transforms between: told the
   // count of a top-level array between its items (top_array_items()).
   Writer* counted_ = nullptr;
+  // A mapped input's pages behind the values read go back once cur_ is
+  // past next_give_ (Source::give_back()); for a pipe, whose bytes move,
+  // never.
+  static constexpr std::size_t kGiveStep = std::size_t{4} << 20;
+  std::uintptr_t next_give_ = UINTPTR_MAX;
+  std::uintptr_t step_on(const std::uint8_t* p) const;
+  [[gnu::noinline]] void give_back();
 };
 
 }  // namespace jbx::msgpack
