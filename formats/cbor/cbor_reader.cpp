@@ -618,27 +618,36 @@ class Decoder {
           break;
         }
         value(live(c), depth + 1);
-        if (p_ > next_give_) [[unlikely]]
+        if (p_ > next_give_) [[unlikely]] {
           give_back();
+        }
       }
     } else if (depth == 0 && counted_ != nullptr && c != nullptr) {
-      // The writer may stream the array, told its count after each item.
-      for (; left != 0; --left) {
-        if (at_end()) fail_end("array");
-        value(live(c), depth + 1);
-        counted_->top_array_items(hd.arg);
-        if (p_ > next_give_) [[unlikely]]
-          give_back();
-      }
+      top_items(c, hd.arg);
     } else {
       for (; left != 0; --left) {
         if (at_end()) fail_end("array");
         value(live(c), depth + 1);
-        if (p_ > next_give_) [[unlikely]]
+        if (p_ > next_give_) [[unlikely]] {
           give_back();
+        }
       }
     }
     if (live(c) != nullptr) c->end_array();
+  }
+
+  // The `n` items of a top-level array read into a writer, which may
+  // stream the array, told its count after each item.
+  template <class H>
+  [[gnu::noinline]] void top_items(H* c, std::uint64_t n) {
+    for (std::uint64_t left = n; left != 0; --left) {
+      if (at_end()) fail_end("array");
+      value(live(c), 1);
+      counted_->top_array_items(n);
+      if (p_ > next_give_) [[unlikely]] {
+        give_back();
+      }
+    }
   }
 
   // The items of a large top-level array, read into a JsonWriter in
@@ -861,8 +870,9 @@ class Decoder {
       H* v = map_key(live(c), depth);
       if (at_end()) fail_end("map");
       value(live(v), depth + 1);
-      if (p_ > next_give_) [[unlikely]]
+      if (p_ > next_give_) [[unlikely]] {
         give_back();
+      }
     }
     if (live(c) != nullptr) c->end_object();
   }
