@@ -61,6 +61,12 @@ struct StreamedArray {
   /// The document ends: Error(syntax) if it ends inside the array (the
   /// head promised elements that are not there). No longer on, either way.
   void end_document(bool inside);
+  /// An error ended the document (Writer::abandon()): what `out` still
+  /// holds of the streamed array is taken back. No longer on.
+  void abandon(Sink& out) {
+    if (on) out.drop_document();
+    on = false;
+  }
 };
 
 }  // namespace jbx::detail

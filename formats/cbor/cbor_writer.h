@@ -82,11 +82,7 @@ class CborWriter final : public Writer {
   static constexpr std::size_t kStreamBlock = std::size_t{1} << 20;
   /// stream_array() of a binary reader's top-level array.
   void top_array_items(std::uint64_t count) override { stream_array(count); }
-  /// Takes back what the sink holds of a streamed array.
-  void abandon() override {
-    if (streamed_.on) out_.drop_document();
-    streamed_.on = false;
-  }
+  void abandon() override { streamed_.abandon(out_); }
 
  private:
   // In preferred mode a container's head takes one byte in buf_ at `pos`,
