@@ -179,8 +179,9 @@ def binary_streams(bound_mib):
     top-level array is written as it is read, and the pages of the mapped
     input are given back behind the reader: the bytes are those converted
     from the JSON, and peak RSS for a 64 MiB document exceeds that for a
-    2 MiB one by less than bound_mib. (Held, the output would add as much
-    as the input again, and the input all of itself.) The same holds for
+    2 MiB one by less than bound_mib, twice that in a sanitizer build (about
+    9 and 26 MiB are seen). Held, the output would add as much as the input
+    again, and the input all of itself: over 120 MiB. The same holds for
     MessagePack and JSONB read into JSON; CBOR read into JSON on two CPUs
     is read in pieces by both, and keeps its input's pages."""
     def check(d, out, err):
@@ -209,10 +210,11 @@ def binary_streams(bound_mib):
                     assert code == 0, err
                     assert read(got) == read(want), "%s to %s differs" % (
                         frm, to)
+        bound = bound_mib * (2 if SANITIZED else 1)
         for (frm, to), (small, large) in peaks.items():
-            assert large - small < bound_mib, \
+            assert large - small < bound, \
                 "%s to %s: peak RSS grew by %.1f MiB, bound %.1f" % (
-                    frm, to, large - small, bound_mib)
+                    frm, to, large - small, bound)
     return check
 
 
