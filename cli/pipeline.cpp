@@ -57,10 +57,10 @@ bool stdout_is_terminal() { return isatty(1) == 1; }
 
 // On a terminal each document is shown as soon as it is complete (think
 // `tail -f log.jsonl | jbx fmt`), not when the output buffer fills.
-class FlushEachDocument final : public ForwardingHandler {
+class FlushEachDocument final : public CountKeepingHandler {
  public:
   FlushEachDocument(Handler& next, Sink& sink)
-      : ForwardingHandler(next), sink_(sink) {}
+      : CountKeepingHandler(next), sink_(sink) {}
   void end_document() override {
     next_.end_document();
     sink_.flush();

@@ -73,6 +73,20 @@ class Handler {
 
   /// Called by the driver after each top-level value.
   virtual void end_document() = 0;
+
+  /// From a reader that knows how many items the top-level array it is
+  /// reading has (a binary format's array head, or a count of a JSON
+  /// array's elements), between those items or at any point in them: a
+  /// binary writer may write the array as its items end rather than hold
+  /// the document (the binary writers' stream_array()). A transform passes
+  /// it on only when it never adds or removes a top-level array's items.
+  /// Nothing by default.
+  virtual void top_array_items(std::uint64_t count) {
+    static_cast<void>(count);
+  }
+  /// Whether top_array_items() reaches a writer that uses it: the JSON
+  /// reader counts a large array's elements, a pass of its own, only then.
+  virtual bool takes_array_count() const { return false; }
 };
 
 /// Forwards every event to another handler; transforms derive from it and
@@ -109,6 +123,18 @@ class ForwardingHandler : public Handler {
 
  protected:
   Handler& next_;
+};
+
+/// A ForwardingHandler for the transforms that never add or remove an
+/// item of a top-level array: a writer behind one still hears the array's
+/// count, and may stream it (Handler::top_array_items()).
+class CountKeepingHandler : public ForwardingHandler {
+ public:
+  using ForwardingHandler::ForwardingHandler;
+  void top_array_items(std::uint64_t count) override {
+    next_.top_array_items(count);
+  }
+  bool takes_array_count() const override { return next_.takes_array_count(); }
 };
 
 /// Accepts and discards every event (validation without output).

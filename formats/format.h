@@ -31,14 +31,6 @@ class Writer : public Handler {
  public:
   /// Called once after the last document; flushes nothing by itself.
   virtual void finish() {}
-  /// From a reader that knows how many items the top-level array it is
-  /// reading has (a binary format's array head), between those items,
-  /// when the events go straight to this writer: the writer may write the
-  /// array as its items end rather than hold the document (the binary
-  /// writers' stream_array()). Nothing by default.
-  virtual void top_array_items(std::uint64_t count) {
-    static_cast<void>(count);
-  }
   /// An error ended the document being written, before the writer is
   /// dropped: what of it went to the sink is taken back while the sink
   /// still holds it (stdout holds up to 4 MiB of a document), so that no

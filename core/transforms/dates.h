@@ -84,10 +84,10 @@ class DateFormatter {
 /// seconds resolve them in the zone; a local time counts from midnight).
 /// Throws Error(unsupported) when millis overflow 64 bits or a date names
 /// a zone that is not in the tz database.
-class FormatDates final : public ForwardingHandler {
+class FormatDates final : public CountKeepingHandler {
  public:
   FormatDates(Handler& next, DateFormat format)
-      : ForwardingHandler(next), f_(std::move(format)) {}
+      : CountKeepingHandler(next), f_(std::move(format)) {}
   void timestamp_value(const Timestamp& t) override;
 
  private:
@@ -143,10 +143,10 @@ class DateFieldReader {
 /// Anything else, or an unreadable text, is Error(syntax) naming the path
 /// and the character ("date at $['a']: month 13 out of range at character
 /// 6 of "2024-13-01"") unless keep_errors, which passes it on unchanged.
-class ParseDateFields final : public ForwardingHandler {
+class ParseDateFields final : public CountKeepingHandler {
  public:
   ParseDateFields(Handler& next, DateFieldOptions options)
-      : ForwardingHandler(next),
+      : CountKeepingHandler(next),
         r_(std::move(options)),
         tracker_(r_.options().fields) {}
 

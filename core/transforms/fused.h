@@ -242,6 +242,14 @@ class FusedFeatures final : public Handler {
   void timestamp_value(const Timestamp& t) override;
   void annotation(const Annotation& a) override;
   void end_document() override;
+  // No step adds or removes a top-level array's items but
+  // --nulls=drop-all (as DropNulls).
+  void top_array_items(std::uint64_t count) override {
+    if (!drop_all_) next_.top_array_items(count);
+  }
+  bool takes_array_count() const override {
+    return !drop_all_ && next_.takes_array_count();
+  }
 
   /// key() for a name that needs no escaping (no '"', '\\' or control
   /// character) and stays valid until end_document, with 16 bytes

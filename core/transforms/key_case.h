@@ -40,10 +40,10 @@ bool keeps_name(std::string_view name, KeyCase style);
 /// object get the same new name: "--key-case=camel: keys "user_id" and
 /// "userId" both become "userId"" (members duplicated in the input are not
 /// renamed collisions).
-class RenameKeys final : public ForwardingHandler {
+class RenameKeys final : public CountKeepingHandler {
  public:
   RenameKeys(Handler& next, KeyCase style, std::string_view style_name)
-      : ForwardingHandler(next), style_(style), style_name_(style_name) {}
+      : CountKeepingHandler(next), style_(style), style_name_(style_name) {}
 
   Flow begin_object() override;
   Flow key(std::string_view name) override;

@@ -194,7 +194,7 @@ unsigned SchemaTypes::kind(const Value* node) const {
 NullDefaults::NullDefaults(
     Handler& next, std::shared_ptr<const std::vector<NullDefault>> rules,
     std::shared_ptr<const SchemaTypes> schema, unsigned empty_kinds)
-    : ForwardingHandler(next),
+    : CountKeepingHandler(next),
       rules_(std::move(rules)),
       schema_(std::move(schema)),
       empty_kinds_(empty_kinds) {

@@ -63,7 +63,7 @@ class SchemaTypes {
   Value root_;
 };
 
-class NullDefaults final : public ForwardingHandler {
+class NullDefaults final : public CountKeepingHandler {
  public:
   /// `rules` hold simple queries (parse_rule_path); `schema` may be null;
   /// `empty_kinds` is a mask of EmptyKind.

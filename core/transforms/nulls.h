@@ -21,10 +21,10 @@ enum class NullPolicy : std::uint8_t {
 
 /// Drops nulls per policy. A null document stays (a document must be
 /// written). Never throws by itself.
-class DropNulls final : public ForwardingHandler {
+class DropNulls final : public CountKeepingHandler {
  public:
   DropNulls(Handler& next, NullPolicy policy)
-      : ForwardingHandler(next), all_(policy == NullPolicy::drop_all) {}
+      : CountKeepingHandler(next), all_(policy == NullPolicy::drop_all) {}
 
   Flow begin_object() override;
   Flow key(std::string_view name) override;
@@ -42,6 +42,13 @@ class DropNulls final : public ForwardingHandler {
   void timestamp_value(const Timestamp& t) override;
   void annotation(const Annotation& a) override;
   void end_document() override;
+  // --nulls=drop-all removes null items of the top-level array too.
+  void top_array_items(std::uint64_t count) override {
+    if (!all_) next_.top_array_items(count);
+  }
+  bool takes_array_count() const override {
+    return !all_ && next_.takes_array_count();
+  }
 
  private:
   /// Sends the held key, if any. False when the consumer skipped or
@@ -60,9 +67,9 @@ class DropNulls final : public ForwardingHandler {
 };
 
 /// --empty-as-null: "" and [] become null, at any depth.
-class EmptyAsNull final : public ForwardingHandler {
+class EmptyAsNull final : public CountKeepingHandler {
  public:
-  explicit EmptyAsNull(Handler& next) : ForwardingHandler(next) {}
+  explicit EmptyAsNull(Handler& next) : CountKeepingHandler(next) {}
 
   Flow begin_object() override;
   Flow key(std::string_view name) override;

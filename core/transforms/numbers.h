@@ -33,10 +33,10 @@ void restyle_decimal(std::string_view text, DecimalStyle style,
 /// whose magnitude exceeds kMaxSafeInteger.
 bool is_unsafe_integer_text(std::string_view text);
 
-class NumberStyle final : public ForwardingHandler {
+class NumberStyle final : public CountKeepingHandler {
  public:
   NumberStyle(Handler& next, bool bigint_as_string, DecimalStyle decimals)
-      : ForwardingHandler(next),
+      : CountKeepingHandler(next),
         bigint_as_string_(bigint_as_string),
         decimals_(decimals) {}
 

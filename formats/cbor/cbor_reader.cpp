@@ -285,9 +285,10 @@ class Decoder {
   bool at_end() const { return p_ == end_; }
   /// A top-level array read into a JsonWriter is then cut into pieces.
   void set_split(Split* s) { split_ = s; }
-  /// The writer the events go to, without transforms between: told the
+  /// The handler the events go to, when a writer that streams arrays is
+  /// at the end of its chain (Handler::takes_array_count()): told the
   /// count of a top-level array between its items (top_array_items()).
-  void set_counted(Writer* w) { counted_ = w; }
+  void set_counted(Handler* h) { counted_ = h; }
   /// The pages of a mapped input behind the items read go back as the
   /// decoder passes them (Source::give_back()); the window starts at byte
   /// `base` of `in`.
@@ -1201,7 +1202,7 @@ class Decoder {
   bool sniffing_;
   bool stopped_ = false;
   Split* split_ = nullptr;
-  Writer* counted_ = nullptr;
+  Handler* counted_ = nullptr;
   // Source::give_back() once p_ is past next_give_ (end_: never).
   static constexpr std::size_t kGiveStep = std::size_t{4} << 20;
   const std::uint8_t* step_on(const std::uint8_t* p) const {
@@ -1262,7 +1263,7 @@ bool CborReader::read_document(Handler& out) {
         d.item(json, 0);
       }
     } else {
-      d.set_counted(dynamic_cast<Writer*>(&out));
+      d.set_counted(out.takes_array_count() ? &out : nullptr);
       d.set_give_back(in_, pos_);
       d.item(&out, 0);
     }

@@ -997,6 +997,10 @@ class Engine final : public SimdEngine, Chunks {
   static void stream_chunk(void* handler, std::uint64_t count) {
     static_cast<H*>(handler)->stream_array(count);
   }
+  // The count through transforms to a writer (Handler::top_array_items()).
+  static void tell_count(void* handler, std::uint64_t count) {
+    static_cast<Handler*>(handler)->top_array_items(count);
+  }
   // Whatever ends the walk, the worker is done with the document and the
   // count and stream are forgotten before the caller is given it back.
   void settle_all() {
@@ -1210,16 +1214,21 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
     Engine& e;
     ~Settle() { e.settle_all(); }
   } settle{*this};
+  void (*stream)(void*, std::uint64_t) = nullptr;
   if constexpr (kStreamsArrays<H>) {
-    if (len >= chunking_.ahead_from && Worker::useful()) {
-      if (count_buf_.size() < kCountBlock + 64) {
-        grow_scratch(count_buf_, kCountBlock + 64);
-      }
-      count_ = Count{true, false, p, len, false, 0};
-      stream_ = &stream_chunk<H>;
-      stream_handler_ = &h;
-      worker_.start(&Engine::count_task, this);
+    stream = &stream_chunk<H>;
+  } else if constexpr (std::is_same_v<H, Handler>) {
+    // Transforms in front of a binary writer that keep the count.
+    if (h.takes_array_count()) stream = &tell_count;
+  }
+  if (stream != nullptr && len >= chunking_.ahead_from && Worker::useful()) {
+    if (count_buf_.size() < kCountBlock + 64) {
+      grow_scratch(count_buf_, kCountBlock + 64);
     }
+    count_ = Count{true, false, p, len, false, 0};
+    stream_ = stream;
+    stream_handler_ = &h;
+    worker_.start(&Engine::count_task, this);
   }
   Chunk c;
   const Code err = index(p, len, 0, c);

@@ -216,7 +216,7 @@ class JsonbReader::Impl {
     reread_budget_ = 64 * (n_ - pos_) + (std::size_t{64} << 20);
     out_ = &out;
     json_ = dynamic_cast<JsonWriter*>(&out);
-    counted_ = json_ == nullptr ? dynamic_cast<Writer*>(&out) : nullptr;
+    counted_ = json_ == nullptr && out.takes_array_count() ? &out : nullptr;
     try {
       value(0);
     } catch (Error& e) {
@@ -774,7 +774,7 @@ class JsonbReader::Impl {
     const std::size_t step = push_step(true);
     // Between the items of the top-level array, the writer may stream it
     // (not while a reference is read again: out_ is then another handler).
-    Writer* counted = depth == 0 && out_ == counted_ ? counted_ : nullptr;
+    Handler* counted = depth == 0 && out_ == counted_ ? counted_ : nullptr;
     for (std::size_t i = 0; i < count; ++i) {
       path_[step].index = i;
       value(depth + 1);
@@ -1326,9 +1326,10 @@ class JsonbReader::Impl {
     give_->give_back(give_base_ + pos_);
     next_give_ = pos_ + kGiveStep;
   }
-  // The writer the events go to, without transforms between: told the
+  // The handler the events go to, when a writer that streams arrays is
+  // at the end of its chain (Handler::takes_array_count()): told the
   // count of a top-level array between its items (top_array_items()).
-  Writer* counted_ = nullptr;
+  Handler* counted_ = nullptr;
   bool plain_ = false;        // the last string needs no JSON escaping
   std::size_t readable_ = 0;  // bytes readable from that string's start
   NullHandler null_;

@@ -95,6 +95,7 @@ class JsonbWriter final : public Writer {
   static constexpr std::size_t kStreamBlock = std::size_t{1} << 20;
   /// stream_array() of a binary reader's top-level array.
   void top_array_items(std::uint64_t count) override { stream_array(count); }
+  bool takes_array_count() const override { return true; }
   void abandon() override { streamed_.abandon(out_); }
 
  private:

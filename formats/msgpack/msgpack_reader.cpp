@@ -162,7 +162,7 @@ bool MsgpackReader::read_document(Handler& out) {
     if (auto* json = dynamic_cast<JsonWriter*>(&out)) {
       read_events(*json);
     } else {
-      counted_ = dynamic_cast<Writer*>(&out);
+      counted_ = out.takes_array_count() ? &out : nullptr;
       read_events(out);
     }
   } catch (Error& e) {

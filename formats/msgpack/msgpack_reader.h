@@ -126,9 +126,10 @@ class MsgpackReader final : public Reader {
   bool keys_error_ = false;
   std::vector<Frame> stack_;
   std::size_t depth_ = 0;  // live frames in stack_ (frames are reused)
-  // The writer the events go to, without transforms between: told the
+  // The handler the events go to, when a writer that streams arrays is
+  // at the end of its chain (Handler::takes_array_count()): told the
   // count of a top-level array between its items (top_array_items()).
-  Writer* counted_ = nullptr;
+  Handler* counted_ = nullptr;
   // A mapped input's pages behind the values read go back once cur_ is
   // past next_give_ (Source::give_back()); for a pipe, whose bytes move,
   // never.

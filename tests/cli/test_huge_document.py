@@ -221,4 +221,66 @@ def binary_streams(bound_mib):
 case("binary_to_binary_streams_its_array", ["--version"], stdout=None,
      check=binary_streams(24))
 
+
+def transforms_stream(bound_mib):
+    """The writer features that never add or remove an item of the
+    top-level array pass its count on: JSON, and binary formats, converted
+    to a binary format with them still stream a large array (peak RSS as in
+    binary_streams). The bytes are those of the features applied in JSON
+    first, then converted. (Held, the output adds about 60 MiB, and a
+    mapped input its own size.) --nulls=drop-all, which may drop items, holds
+    the output, and its bytes are right too."""
+    features = ["--key-case=upper-snake", "--nulls=drop", "--lossy=string"]
+
+    def check(d, out, err):
+        got, want = os.path.join(d, "got"), os.path.join(d, "want")
+        peaks = {}
+        for size in (2 * MIB, 64 * MIB):
+            json = write(d, "doc.json", document(size))
+            cbor = os.path.join(d, "doc.cbor")
+            code, err, _ = run(["convert", "-t", "cbor", "--lossy=string",
+                                json, "-o", cbor])
+            assert code == 0, err
+            for frm, path in (("json", json), ("cbor", cbor)):
+                for to in ("cbor", "jsonb", "msgpack"):
+                    code, err, rss = run(["convert", "-t", to] + features +
+                                         [path], out_path=got)
+                    assert code == 0, err
+                    peaks.setdefault((frm, to), []).append(rss / 1024)
+                    if size < 64 * MIB or frm != "json":
+                        continue
+                    code, err, _ = run(["fmt", "-c"] + features[:2] + [json],
+                                       out_path=os.path.join(d, "f.json"))
+                    assert code == 0, err
+                    code, err, _ = run(["convert", "-t", to, "--lossy=string",
+                                        os.path.join(d, "f.json")],
+                                       out_path=want)
+                    assert code == 0, err
+                    assert read(got) == read(want), "%s to %s differs" % (
+                        frm, to)
+        for (frm, to), (small, large) in peaks.items():
+            # JSON's elements are counted on the second thread while the
+            # walk goes on, holding what it writes until the count comes:
+            # on a loaded machine, a good part of the output.
+            bound = bound_mib * (2 if SANITIZED else 1) * (
+                2 if frm == "json" else 1)
+            assert large - small < bound, \
+                "%s to %s with features: peak RSS grew by %.1f MiB, " \
+                "bound %.1f" % (frm, to, large - small, bound)
+        # Null items of the array are dropped: held, and right.
+        data = b"[null," + read(json)[1:]
+        path = write(d, "nulls.json", data)
+        code, err, _ = run(["convert", "-t", "cbor", "--nulls=drop-all",
+                            "--lossy=string", path], out_path=got)
+        assert code == 0, err
+        code, err, _ = run(["convert", "-t", "cbor", "--nulls=drop-all",
+                            "--lossy=string", json], out_path=want)
+        assert code == 0, err
+        assert read(got) == read(want), "drop-all differs"
+    return check
+
+
+case("features_to_binary_stream_its_array", ["--version"], stdout=None,
+     check=transforms_stream(24))
+
 run_all()
