@@ -993,14 +993,6 @@ class Engine final : public SimdEngine, Chunks {
     std::uint64_t n = 0;
   };
   static void count_task(void* engine);
-  template <class H>
-  static void stream_chunk(void* handler, std::uint64_t count) {
-    static_cast<H*>(handler)->stream_array(count);
-  }
-  // The count through transforms to a writer (Handler::top_array_items()).
-  static void tell_count(void* handler, std::uint64_t count) {
-    static_cast<Handler*>(handler)->top_array_items(count);
-  }
   // Whatever ends the walk, the worker is done with the document and the
   // count and stream are forgotten before the caller is given it back.
   void settle_all() {
@@ -1008,7 +1000,7 @@ class Engine final : public SimdEngine, Chunks {
     ahead_.pending = false;
     ahead_.doc = nullptr;
     count_ = Count();
-    stream_ = nullptr;
+    counted_ = nullptr;
   }
 
   Parser stage1_;
@@ -1021,15 +1013,10 @@ class Engine final : public SimdEngine, Chunks {
   Ahead ahead_;
   Count count_;
   std::string count_buf_;  // the count's block of text (kCountBlock + 64)
-  void (*stream_)(void* handler, std::uint64_t count) = nullptr;
-  void* stream_handler_ = nullptr;
+  // The handler told the count (Handler::top_array_items()): a binary
+  // writer, or transforms in front of one that keep the count.
+  Handler* counted_ = nullptr;
   Worker worker_;
-};
-
-// The writers that can stream a large array (Engine::Count).
-template <class H>
-constexpr bool kStreamsArrays = requires(H& h) {
-  h.stream_array(std::uint64_t{0});
 };
 
 inline SimdResult failure(Code e, bool emitted = false) {
@@ -1096,7 +1083,7 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
     worker_.start(&Engine::index_ahead, this);
   }
   // (After the worker is started: the writer may write to the sink.)
-  if (count_.known && stream_ != nullptr) stream_(stream_handler_, count_.n);
+  if (count_.known && counted_ != nullptr) counted_->top_array_items(count_.n);
   return simdjson::SUCCESS;
 }
 
@@ -1214,20 +1201,13 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
     Engine& e;
     ~Settle() { e.settle_all(); }
   } settle{*this};
-  void (*stream)(void*, std::uint64_t) = nullptr;
-  if constexpr (kStreamsArrays<H>) {
-    stream = &stream_chunk<H>;
-  } else if constexpr (std::is_same_v<H, Handler>) {
-    // Transforms in front of a binary writer that keep the count.
-    if (h.takes_array_count()) stream = &tell_count;
-  }
-  if (stream != nullptr && len >= chunking_.ahead_from && Worker::useful()) {
+  if (h.takes_array_count() && len >= chunking_.ahead_from &&
+      Worker::useful()) {
     if (count_buf_.size() < kCountBlock + 64) {
       grow_scratch(count_buf_, kCountBlock + 64);
     }
     count_ = Count{true, false, p, len, false, 0};
-    stream_ = stream;
-    stream_handler_ = &h;
+    counted_ = &h;
     worker_.start(&Engine::count_task, this);
   }
   Chunk c;
