@@ -21,6 +21,8 @@ namespace {
 constexpr std::size_t kBlock = 1u << 18;  // 256 KiB: few syscalls, in cache
 // The most of one document stdout holds back (Sink::mark_document).
 constexpr std::size_t kHoldLimit = std::size_t{4} << 20;
+// Writes this large skip the buffer when it is full (Sink::write_through).
+constexpr std::size_t kWriteThrough = kBlock / 4;
 
 [[noreturn]] void io_error(const std::string& name, const char* what, int err) {
   Error e(Errc::io, std::string(what) + ": " + std::strerror(err));
@@ -44,6 +46,11 @@ void write_all(int fd, const char* p, std::size_t n, const std::string& name) {
 }  // namespace
 
 void Sink::write_slow(std::string_view s) {
+  // A binary writer hands over a whole document, or a large part of one,
+  // at once: that goes out as it is. Copied into the buffer, it would cost
+  // a copy and, in a small run, a page fault for each page of the buffer
+  // touched for the first time.
+  if (s.size() >= kWriteThrough && write_through(s)) return;
   while (!s.empty()) {
     if (cur_ == end_) make_room(1);
     const std::size_t k =
@@ -90,6 +97,14 @@ void FdSink::flush() {
   doc_ = doc_ == cur_ ? begin_ : nullptr;
   cur_ = begin_;
   write_all(fd_, begin_, n, name_);
+}
+
+bool FdSink::write_through(std::string_view s) {
+  // A document held back stays in the buffer, where it can be dropped.
+  if (doc_ != nullptr) return false;
+  flush();
+  write_all(fd_, s.data(), s.size(), name_);
+  return true;
 }
 
 void FdSink::make_room(std::size_t n) {
@@ -230,6 +245,12 @@ void AtomicFileSink::flush() {
   doc_ = nullptr;
   cur_ = begin_;
   write_all(fd_, begin_, n, target_);
+}
+
+bool AtomicFileSink::write_through(std::string_view s) {
+  flush();
+  write_all(fd_, s.data(), s.size(), target_);
+  return true;
 }
 
 void AtomicFileSink::make_room(std::size_t n) {

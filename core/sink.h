@@ -58,6 +58,13 @@ class Sink {
  protected:
   /// Ensures room for n more bytes, flushing or growing the buffer.
   virtual void make_room(std::size_t n) = 0;
+  /// Writes `s`, which does not fit in the room left, after what is
+  /// buffered, without copying it into the buffer; false when the sink
+  /// cannot (then write() copies it in, a buffer at a time).
+  virtual bool write_through(std::string_view s) {
+    static_cast<void>(s);
+    return false;
+  }
   void write_slow(std::string_view s);
 
   char* begin_ = nullptr;
@@ -83,6 +90,7 @@ class FdSink final : public Sink {
 
  protected:
   void make_room(std::size_t n) override;
+  bool write_through(std::string_view s) override;
 
  private:
   /// Moves the `held` bytes at doc_ to a buffer of the hold limit.
@@ -136,6 +144,7 @@ class AtomicFileSink final : public Sink {
 
  protected:
   void make_room(std::size_t n) override;
+  bool write_through(std::string_view s) override;
 
  private:
   std::string target_;

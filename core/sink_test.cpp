@@ -4,6 +4,7 @@
 
 #include <boost/test/unit_test.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 namespace {
@@ -82,6 +83,55 @@ BOOST_AUTO_TEST_CASE(held_documents_keep_their_bytes_across_growth) {
   expected += "[3]\n";
   sink.flush();
   BOOST_TEST(f.read() == expected);
+}
+
+BOOST_AUTO_TEST_CASE(large_writes_go_out_at_once_after_what_is_buffered) {
+  // Nothing held: a write larger than the room left goes to the fd whole,
+  // after the bytes buffered before it, and later bytes follow it.
+  TempFd f;
+  jbx::FdSink sink(f.fd, "<file>");
+  sink.write("head\n");
+  const std::string big(300000, 'b');
+  sink.write(big);
+  BOOST_TEST(f.read() == "head\n" + big);
+  sink.write("tail\n");
+  sink.flush();
+  BOOST_TEST(f.read() == "head\n" + big + "tail\n");
+}
+
+BOOST_AUTO_TEST_CASE(large_writes_stay_held_in_a_held_document) {
+  TempFd f;
+  jbx::FdSink sink(f.fd, "<file>");
+  sink.write("[1]\n");
+  sink.mark_document();
+  sink.write(std::string(300000, 'h'));
+  BOOST_TEST(f.read() == "[1]\n");
+  BOOST_TEST(sink.drop_document());
+  sink.flush();
+  BOOST_TEST(f.read() == "[1]\n");
+}
+
+BOOST_AUTO_TEST_CASE(atomic_file_sink_writes_large_pieces_in_order) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("jbx-sink-test-" + std::to_string(::getpid())))
+                               .string();
+  const std::string big(300000, 'a');
+  {
+    jbx::AtomicFileSink sink(path);
+    sink.write("head\n");
+    sink.write(big);
+    sink.write("tail\n");
+    sink.commit();
+  }
+  std::string got;
+  if (std::FILE* file = std::fopen(path.c_str(), "rb")) {
+    char buf[65536];
+    std::size_t n = 0;
+    while ((n = std::fread(buf, 1, sizeof buf, file)) > 0) got.append(buf, n);
+    std::fclose(file);
+  }
+  std::remove(path.c_str());
+  BOOST_TEST(got == "head\n" + big + "tail\n");
 }
 
 BOOST_AUTO_TEST_CASE(string_sink_drop_survives_growth) {

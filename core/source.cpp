@@ -82,15 +82,22 @@ Source::~Source() {
 }
 
 void Source::fill_peek(std::size_t n) {
+  // A page at a time, straight into pending_: a file is mapped after the
+  // peek (whole()), so reading more would copy bytes for nothing and touch
+  // fresh pages for them, a fault each, a good part of a small run.
+  constexpr std::size_t kStep = 4096;
   while (fd_ >= 0 && pending_.size() - pending_pos_ < n) {
-    char buf[65536];
-    const ssize_t got = ::read(fd_, buf, sizeof buf);
+    const std::size_t had = pending_.size();
+    pending_.resize(had + kStep);
+    const ssize_t got = ::read(fd_, pending_.data() + had, kStep);
+    const int err = errno;
+    pending_.resize(had + static_cast<std::size_t>(std::max<ssize_t>(got, 0)));
     if (got < 0) {
-      if (errno == EINTR) continue;
+      if (err == EINTR) continue;
+      errno = err;
       io_error(name_, "cannot read");
     }
     if (got == 0) break;
-    pending_.append(buf, static_cast<std::size_t>(got));
   }
 }
 
