@@ -103,6 +103,15 @@ case("sniffed_content_beats_a_text_extension_and_a_magic_number_wins",
 # as CBOR; the .jsonb extension decides.
 case("binary_extension_beats_ambiguous_content", ["convert", "-c", "s.jsonb"],
      files={"s.jsonb": hexbytes("4b 61 62")}, stdout='"ab"\n')
+# fastjson2's GB18030 strings (type 0x7e) go through the C library's iconv,
+# whose conversion module is loaded at run time, also into a static jbx.
+case("jsonb_gb18030_strings_decode", ["convert", "-c", "g.jsonb"],
+     files={"g.jsonb": hexbytes("96 7e 04 c4 e3 ba c3 7e 02 41 42")},
+     stdout='["\u4f60\u597d","AB"]\n')
+case("jsonb_gb18030_invalid", ["convert", "-c", "g.jsonb"],
+     files={"g.jsonb": hexbytes("96 7e 04 c4 e3 ba c3 7e 02 81 30")},
+     code=2, stdout="",
+     stderr="jbx: error: g.jsonb@9: at /1: string is not valid gb18030\n")
 case("from_overrides_sniffing", ["convert", "-c", "-f", "msgpack", "d.cbor"],
      files={"d.cbor": hexbytes("81 01 a1 78")}, stdout='{"1":"x"}\n')
 case("from_alias_mpk", ["convert", "-c", "--from=mpk", "-"],
