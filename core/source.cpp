@@ -242,6 +242,9 @@ std::size_t Source::copy_mapped(std::uint64_t offset, char* buf,
 void Source::advance_map(std::size_t offset, bool read_ahead) {
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t keep = offset / page * page;
+  // Read in from where the reader is: it may have read what it passed
+  // another way (copy_mapped()).
+  populated_ = std::max(populated_, keep);
   if (read_ahead && keep + kReleaseStep > populated_ &&
       populated_ < whole_.size()) {
     // The next steps' pages in one call, not a fault per few pages

@@ -149,9 +149,4 @@ void Worker::wait() {
   }
 }
 
-bool Worker::finished() const {
-  return s_ == nullptr ||
-         s_->done.load(std::memory_order_acquire) == s_->target;
-}
-
 }  // namespace jbx

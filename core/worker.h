@@ -26,9 +26,6 @@ class Worker {
   void start(void (*task)(void*), void* arg);
   /// Returns when the task started last has returned.
   void wait();
-  /// Whether the task started last has returned (what it wrote is then
-  /// visible here); never waits.
-  bool finished() const;
 
   /// Drops the bytes [p, p + n) from every CPU cache (written back first).
   /// For memory the thread writes again after its owner has read it: lines

@@ -19,6 +19,7 @@
 #include "core/transforms/fused.h"
 #include "core/transforms/key_case.h"
 #include "core/transforms/nulls.h"
+#include "core/worker.h"
 #include "formats/binary_stream_test_util.h"
 #include "formats/format.h"
 #include "formats/json/json_reader.h"
@@ -270,13 +271,13 @@ BOOST_AUTO_TEST_CASE(a_count_passes_through_transforms_that_keep_it) {
           for (const std::uint64_t c : seen.counts) BOOST_TEST(c == n);
           if (!t.keeps_count) {
             BOOST_TEST(seen.counts.empty());
-          } else if (std::string_view(from) != "json") {
+          } else if (std::string_view(from) != "json" || Worker::useful()) {
+            // (The JSON reader counts a large array only when it has a
+            // second thread to count half of it: before the walk, and it
+            // tells the count from the second chunk on.)
             BOOST_TEST(!seen.counts.empty());
             BOOST_TEST((!seen.written.empty() && seen.written.back() > 0));
           }
-          // (The JSON reader counts on the second thread, if there is one,
-          // and tells the count at the chunk after it is known: here, the
-          // walk may be done first. cli.huge_document sees it stream.)
         }
       }
     }

@@ -223,9 +223,11 @@ std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
 bool JsonReader::read_whole(Handler& out) {
   if (!started_) {
     started_ = true;
+    // (Nothing is read in ahead yet: the walk of a large document reads
+    // it through the file, and tells the source where it reads the
+    // mapping.)
     if (in_.size_hint() >= kInOrderFrom) in_.read_in_order();
     text_ = in_.whole();
-    in_.passed(0);
   }
   if (done_) return false;
   while (pos_ < text_.size() && is_ws(text_[pos_])) ++pos_;

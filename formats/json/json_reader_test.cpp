@@ -7,6 +7,8 @@
 #include <random>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "core/error.h"
 #include "formats/json/json_parser.h"
 #include "formats/json/json_simd.h"
@@ -78,12 +80,40 @@ jbx::SimdChunking chunks_ahead(const std::string& text) {
   return c;
 }
 
+// A file of its own for `text`, removed with it.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& text) {
+    static int n = 0;
+    path_ = std::filesystem::temp_directory_path() /
+            ("jbx-reader-test-" + std::to_string(getpid()) + "-" +
+             std::to_string(n++) + ".json");
+    std::ofstream(path_, std::ios::binary) << text;
+  }
+  ~TempFile() { std::filesystem::remove(path_); }
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
 // Reads every document of `text`; simd=false forces the scalar parser,
 // `chunks` makes the simdjson walk index each document in chunks.
+// from_file: the text is a file read front to back, as a huge one is: the
+// walk reads its chunks through the file, not the mapping.
 Outcome read_all(const std::string& text, jbx::JsonMode mode, bool simd,
                  Recorder rec = Recorder(), std::uint32_t max_depth = 1024,
-                 const jbx::SimdChunking* chunks = nullptr) {
-  auto src = jbx::Source::from_memory("t", text);
+                 const jbx::SimdChunking* chunks = nullptr,
+                 bool from_file = false) {
+  std::unique_ptr<TempFile> file;
+  std::unique_ptr<jbx::Source> src;
+  if (from_file) {
+    file = std::make_unique<TempFile>(text);
+    src = jbx::Source::open(file->path());
+    src->read_in_order();
+  } else {
+    src = jbx::Source::from_memory("t", text);
+  }
   jbx::ReadOptions ro;
   ro.max_depth = max_depth;
   jbx::JsonReader reader(*src, ro, mode);
@@ -116,14 +146,23 @@ Outcome read_both(const std::string& text,
   const Outcome c = read_all(text, mode, true, rec, max_depth, &kTinyChunks);
   const jbx::SimdChunking ahead = chunks_ahead(text);
   const Outcome d = read_all(text, mode, true, rec, max_depth, &ahead);
+  const Outcome e =
+      read_all(text, mode, true, rec, max_depth, &kTinyChunks, true);
+  const Outcome f = read_all(text, mode, true, rec, max_depth, &ahead, true);
   if (a.error.empty()) {
     BOOST_TEST(a.events == b.events, "events differ for " << text);
     BOOST_TEST(a.events == c.events, "chunked events differ for " << text);
     BOOST_TEST(a.events == d.events, "events ahead differ for " << text);
+    BOOST_TEST(a.events == e.events, "events from a file differ for " << text);
+    BOOST_TEST(a.events == f.events,
+               "events ahead from a file differ for " << text);
   }
   BOOST_TEST(a.error == b.error, "errors differ for " << text);
   BOOST_TEST(a.error == c.error, "chunked errors differ for " << text);
   BOOST_TEST(a.error == d.error, "errors ahead differ for " << text);
+  BOOST_TEST(a.error == e.error, "errors from a file differ for " << text);
+  BOOST_TEST(a.error == f.error,
+             "errors ahead from a file differ for " << text);
   return a;
 }
 
@@ -411,19 +450,22 @@ BOOST_AUTO_TEST_CASE(corpus_events_agree_between_engines) {
 // over strings that hold brackets, commas, quotes and runs of backslashes
 // across the 64-byte blocks of the AVX2 pass.
 // (-1: not an array that closes.) Read in place and in copied blocks of
-// 64 and 192 bytes, as from a file: the same count, or a failure.
+// 64 and 192 bytes, as from a file, each in one part and in two: the same
+// count, or a failure.
 std::int64_t count(const jbx::SimdEngine& e, std::string text) {
   const std::size_t len = text.size();
   text.append(64, '\0');
-  std::int64_t got[3];
+  std::int64_t got[6];
   const std::size_t blocks[3] = {0, 64, 192};
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < 6; ++k) {
     std::uint64_t n = 0;
-    got[k] = e.count_elements(text.data(), len, n, blocks[k])
+    got[k] = e.count_elements(text.data(), len, n, blocks[k % 3], k >= 3)
                  ? static_cast<std::int64_t>(n)
                  : -1;
   }
-  if (got[1] != got[0] || got[2] != got[0]) return -2;
+  for (const std::int64_t g : got) {
+    if (g != got[0]) return -2;
+  }
   return got[0];
 }
 
@@ -482,6 +524,19 @@ BOOST_AUTO_TEST_CASE(counts_the_elements_of_an_array_document) {
     BOOST_TEST(count(*e, "") == -1);
     BOOST_TEST(count(*e, "  ") == -1);
     BOOST_TEST(count(*e, "17") == -1);
+    // Counted in two, the cut falls in a string (no line break nor comma
+    // before a quote after the middle), after a comma in a string that a
+    // closing quote follows, among backslashes, or deeper than the second
+    // part tracks: the first part counts on over the second's text.
+    BOOST_TEST(count(*e, "[\"" + std::string(300, 'a') + "\", 1, 2]") == 3);
+    BOOST_TEST(
+        count(*e, "[\"" + std::string(200, 'a') + ",\",\"b,\",[\"c\"]]") == 3);
+    BOOST_TEST(count(*e, "[\"" + std::string(301, '\\') + "\"\", 4]") == 2);
+    BOOST_TEST(count(*e, "[7," + std::string(80, '[') + "1,2" +
+                             std::string(80, ']') + ", 3]") == 3);
+    BOOST_TEST(count(*e, "[7," + std::string(80, '[') + "1,2" +
+                             std::string(79, ']') + ", 3]") == -1);
+    BOOST_TEST(count(*e, "[{\"a\":[1,2,3]},\n{\"b\":{\"c\":[4,5]}},\n6]") == 3);
     std::mt19937 rng(20261203);
     for (int k = 0; k < 300; ++k) {
       const std::size_t n = 1 + rng() % 60;

@@ -80,9 +80,11 @@ class SimdEngine {
   /// writer: exact for every document the walk takes to the array's end.
   /// False when the text does not start with '[' or the array does not
   /// close. With `block` (a multiple of 64), the text is read in copies of
-  /// that many bytes, as the count reads a file; 0 reads p.
+  /// that many bytes, as the count reads a file; 0 reads p. `in_two`:
+  /// counted in two parts as two threads count a large document (the
+  /// second from an unknown depth), here one after the other.
   virtual bool count_elements(const char* p, std::size_t len, std::uint64_t& n,
-                              std::size_t block) const = 0;
+                              std::size_t block, bool in_two) const = 0;
 };
 
 /// Resizes the walk's scratch text to `n` bytes. Out of line, in code

@@ -20,6 +20,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -250,19 +251,47 @@ using Code = simdjson::error_code;
 
 // The count of a top-level array's elements (count_array_elements()), a
 // block of text at a time: the string scanner's carries, the depth, and
-// the commas one level deep so far.
+// the commas at each depth up to `tracked` so far. A count from the
+// array's start tracks depth 1; one from the middle of its text
+// (count_in_two()) starts at depth kSplitDepth, standing for the depth
+// there, which only the count of the text before it tells.
+inline constexpr std::uint64_t kSplitDepth = 64;
+
 struct CountState {
-  std::uint64_t commas = 0;
+  std::array<std::uint64_t, kSplitDepth + 1> commas{};
   std::uint64_t depth = 1;
+  std::uint64_t tracked = 1;
+  std::uint64_t lowest = 1;          // the lowest depth reached
   std::uint64_t prev_escaped = 0;    // the next byte is escaped
   std::uint64_t prev_in_string = 0;  // all ones inside a string
+  bool closed = false;               // the depth reached 0
+
+  static CountState from_unknown_depth() {
+    CountState s;
+    s.depth = s.tracked = s.lowest = kSplitDepth;
+    return s;
+  }
+  // Counts the commas between two brackets.
+  void add(std::uint64_t n) {
+    if (depth <= tracked) commas[depth] += n;
+  }
+  // False once the depth reaches 0.
+  bool close() {
+    if (--depth == 0) {
+      closed = true;
+      lowest = 0;
+      return false;
+    }
+    lowest = std::min(lowest, depth);
+    return true;
+  }
 };
 
 // Counts on over text[0, n), which follows the text counted so far and is
-// readable 64 bytes past n; every call but the last has a multiple of 64
-// bytes. True once the array closes, with its element count in `count`.
-inline bool count_blocks(CountState& s, const char* p, std::size_t n,
-                         std::uint64_t& count) {
+// readable 64 bytes past n; a call with fewer than a multiple of 64 bytes
+// must not end after a backslash (whose escape would not carry over) unless
+// it is the last. True once the depth reaches 0.
+inline bool count_blocks(CountState& s, const char* p, std::size_t n) {
 #if defined(__AVX2__) && defined(__PCLMUL__)
   const auto bits = [](__m256i lo, __m256i hi, char c) {
     const __m256i v = _mm256_set1_epi8(c);
@@ -310,17 +339,16 @@ inline bool count_blocks(CountState& s, const char* p, std::size_t n,
     // Commas are counted between brackets, where the depth is known.
     while (brackets != 0) {
       const std::uint64_t first = brackets & (0 - brackets);
-      if (s.depth == 1) s.commas += std::popcount(comma & (first - 1));
+      s.add(static_cast<std::uint64_t>(std::popcount(comma & (first - 1))));
       comma &= ~(first - 1);
       if ((opens & first) != 0) {
         ++s.depth;
-      } else if (--s.depth == 0) {
-        count = s.commas + 1;
+      } else if (!s.close()) {
         return true;
       }
       brackets &= brackets - 1;
     }
-    if (s.depth == 1) s.commas += std::popcount(comma);
+    s.add(static_cast<std::uint64_t>(std::popcount(comma)));
   }
 #else
   for (std::size_t i = 0; i < n; ++i) {
@@ -345,13 +373,10 @@ inline bool count_blocks(CountState& s, const char* p, std::size_t n,
         break;
       case ']':
       case '}':
-        if (--s.depth == 0) {
-          count = s.commas + 1;
-          return true;
-        }
+        if (!s.close()) return true;
         break;
       case ',':
-        if (s.depth == 1) ++s.commas;
+        s.add(1);
         break;
       default:
         break;
@@ -361,15 +386,6 @@ inline bool count_blocks(CountState& s, const char* p, std::size_t n,
   return false;
 }
 
-// The elements of the array document at p[0, len) (readable 64 bytes past
-// len), counted by its commas one level deep outside strings, so that a
-// binary writer can write the array's head before its last element is read
-// (stream_array()). A pass of its own, cheaper than stage 1: it neither
-// checks UTF-8 nor keeps an index. Strings end where stage 1 ends them, so
-// on a document the walk takes to the array's end the count is exact; on
-// any other the walk reports an error first. False when the text does not
-// start with '[' or the array does not close.
-//
 // The text is read in blocks of `block` bytes (a multiple of 64) that
 // copy(offset, buf, k), if it gives k, has put in buf (which has room for
 // block + 64 bytes): a mapped file's bytes are read in faster so, through
@@ -378,26 +394,128 @@ inline bool count_blocks(CountState& s, const char* p, std::size_t n,
 // walk. Where it gives less, or without buf, p is read.
 inline constexpr std::size_t kCountBlock = std::size_t{256} << 10;
 
+// The zeros after a chunk read into a slot, as after the document
+// (Source::kPadding).
+inline constexpr std::size_t kSlotPadding = 64;
+
+// Counts on over p[from, to). True once the depth reaches 0.
 template <class Copy>
-bool count_array_elements(const char* p, std::size_t len, std::uint64_t& n,
-                          char* buf, std::size_t block, Copy&& copy) {
+bool count_range(CountState& s, const char* p, std::size_t from, std::size_t to,
+                 char* buf, std::size_t block, Copy&& copy) {
+  std::size_t i = from;
+  for (; i < to; i += block) {
+    const std::size_t k = std::min(block, to - i);
+    if (buf == nullptr || copy(i, buf, k) != k) break;
+    if (count_blocks(s, buf, k)) return true;
+  }
+  return i < to && count_blocks(s, p + i, to - i);
+}
+
+// Where the elements of the array document at p[0, len) begin: past its
+// bracket and the whitespace after it. 0 when the text is not an array
+// with an element; `empty` for "[]".
+inline std::size_t array_items_start(const char* p, std::size_t len,
+                                     bool& empty) {
+  empty = false;
   std::size_t i = 0;
   while (i < len && is_ws(p[i])) ++i;
-  if (i == len || p[i] != '[') return false;
+  if (i == len || p[i] != '[') return 0;
   ++i;
   while (i < len && is_ws(p[i])) ++i;
-  if (i == len) return false;
-  if (p[i] == ']') {
+  if (i == len) return 0;
+  empty = p[i] == ']';
+  return i;
+}
+
+// Where a count in two parts (count_in_two()) cuts the elements' text
+// p[from, len): near its middle, after a line break (never inside a string
+// of valid JSON) or else after a comma that a quote or bracket follows
+// (rarely inside one). Never after a backslash. 0: no cut.
+inline std::size_t count_cut(const char* p, std::size_t from, std::size_t len) {
+  const std::size_t mid = from + (len - from) / 2;
+  const std::size_t end = std::min(len, mid + (std::size_t{64} << 10));
+  std::size_t after_comma = 0;
+  for (std::size_t c = mid; c + 1 < end; ++c) {
+    if (p[c] == '\n') return c + 1;
+    if (after_comma == 0 && p[c] == ',' &&
+        (p[c + 1] == '"' || p[c + 1] == '{' || p[c + 1] == '[')) {
+      after_comma = c + 1;
+    }
+  }
+  if (after_comma != 0) return after_comma;
+  std::size_t c = mid;
+  while (c > from && p[c - 1] == '\\') --c;
+  return c > from && c < len ? c : 0;
+}
+
+// The element count of an array whose text was counted in two parts:
+// `first` from its start to the cut, `second` on from there from an
+// unknown depth, which first's depth at the cut tells. False when that
+// cannot be told (the cut is in a string, or deeper than kSplitDepth): the
+// first part's count is then to be continued over the second's text.
+// `closes`: whether the array closes.
+inline bool join_counts(const CountState& first, const CountState& second,
+                        std::uint64_t& n, bool& closes) {
+  if (first.closed) {
+    n = first.commas[1] + 1;
+    closes = true;
+    return true;
+  }
+  if (first.prev_in_string != 0 || first.depth >= kSplitDepth) return false;
+  // The depth of the second part where the array's elements are.
+  const std::uint64_t one = kSplitDepth + 1 - first.depth;
+  closes = second.lowest < one;
+  n = first.commas[1] + second.commas[one] + 1;
+  return true;
+}
+
+// How count_array_elements() counts in two parts: start() has the text
+// before the cut counted into `s` (on another thread, or at once) while
+// the caller counts the rest, and wait() returns once it is.
+class CountSplit {
+ public:
+  virtual void start(CountState& s, std::size_t from, std::size_t cut) = 0;
+  virtual void wait() = 0;
+
+ protected:
+  ~CountSplit() = default;
+};
+
+// The elements of the array document at p[0, len) (readable 64 bytes past
+// len), counted by its commas one level deep outside strings, so that a
+// binary writer can write the array's head before its last element is read
+// (stream_array()). A pass of its own, cheaper than stage 1: it neither
+// checks UTF-8 nor keeps an index. Strings end where stage 1 ends them, so
+// on a document the walk takes to the array's end the count is exact; on
+// any other the walk reports an error first. False when the text does not
+// start with '[' or the array does not close. With `split`, the text is
+// counted in two parts (count_cut(), join_counts()).
+template <class Copy>
+bool count_array_elements(const char* p, std::size_t len, std::uint64_t& n,
+                          char* buf, std::size_t block, Copy&& copy,
+                          CountSplit* split = nullptr) {
+  bool empty = false;
+  const std::size_t from = array_items_start(p, len, empty);
+  if (empty) {
     n = 0;
     return true;
   }
-  CountState s;
-  for (; i < len; i += block) {
-    const std::size_t k = std::min(block, len - i);
-    if (buf == nullptr || copy(i, buf, k) != k) break;
-    if (count_blocks(s, buf, k, n)) return true;
+  if (from == 0) return false;
+  const std::size_t cut = split != nullptr ? count_cut(p, from, len) : 0;
+  CountState first;
+  if (cut != 0) {
+    split->start(first, from, cut);
+    CountState second = CountState::from_unknown_depth();
+    count_range(second, p, cut, len, buf, block, copy);
+    split->wait();
+    bool closes = false;
+    if (join_counts(first, second, n, closes)) return closes;
   }
-  return i < len && count_blocks(s, p + i, len - i, n);
+  if (!count_range(first, p, cut != 0 ? cut : from, len, buf, block, copy)) {
+    return false;
+  }
+  n = first.commas[1] + 1;
+  return true;
 }
 
 // Stage 1 of a document too large to index at once, one chunk at a time.
@@ -408,6 +526,9 @@ class Chunks {
   struct Chunk {
     // The index: tokens from the chunk's start.
     const simdjson::internal::dom_parser_implementation* stage1 = nullptr;
+    // The chunk's text: in the document, or a copy of it followed by
+    // padding as the document is.
+    const char* text = nullptr;
     // The tokens the walk may take, of which the last is followed by the
     // start of the next chunk (or is the last of the document, `final`).
     std::uint32_t tokens = 0;
@@ -433,9 +554,10 @@ class IndexWalker {
               const simdjson::internal::dom_parser_implementation& stage1,
               std::uint32_t max_depth, std::vector<std::uint8_t>& stack,
               std::string& scratch, Chunks* chunks = nullptr,
-              std::uint32_t tokens = 0, bool final = true)
+              std::uint32_t tokens = 0, bool final = true,
+              const char* text = nullptr)
       : h_(h),
-        buf_(buf),
+        buf_(text != nullptr ? text : buf),
         len_(len),
         idx_(stage1.structural_indexes.get()),
         n_(chunks != nullptr ? tokens : stage1.n_structural_indexes),
@@ -548,7 +670,7 @@ Code IndexWalker<H, kChunked>::next_chunk(std::uint32_t& i) {
   final_ = c.final;
   stage1_ = c.stage1;
   base_ = from;
-  buf_ = doc_ + from;
+  buf_ = c.text;
   idx_ = stage1_->structural_indexes.get();
   n_ = c.tokens;
   len_ = final_ ? doc_len_ - from : idx_[n_];
@@ -923,6 +1045,31 @@ after_value:
   goto object_continue;
 }
 
+// Count text copied from memory (count_array_elements()).
+struct CopyFrom {
+  const char* p;
+  std::size_t operator()(std::size_t offset, char* to, std::size_t k) const {
+    std::memcpy(to, p + offset, k);
+    return k;
+  }
+};
+
+// A count's two parts one after the other.
+class InTurn final : public CountSplit {
+ public:
+  InTurn(const char* p, char* buf, std::size_t block)
+      : p_(p), buf_(buf), block_(block) {}
+  void start(CountState& s, std::size_t from, std::size_t cut) override {
+    count_range(s, p_, from, cut, buf_, block_, CopyFrom{p_});
+  }
+  void wait() override {}
+
+ private:
+  const char* p_;
+  char* buf_;
+  std::size_t block_;
+};
+
 class Engine final : public SimdEngine, Chunks {
  public:
   explicit Engine(std::uint32_t max_depth)
@@ -932,16 +1079,16 @@ class Engine final : public SimdEngine, Chunks {
                    Handler& out, SimdProgress* progress) override;
   void set_chunking(const SimdChunking& c) override { chunking_ = c; }
   bool count_elements(const char* p, std::size_t len, std::uint64_t& n,
-                      std::size_t block) const override {
+                      std::size_t block, bool in_two) const override {
     // Blocks copied from p, as they are from a file.
-    std::string buf;
-    if (block != 0) grow_scratch(buf, block + 64);
-    return count_array_elements(
-        p, len, n, block == 0 ? nullptr : buf.data(), block,
-        [p](std::size_t offset, char* to, std::size_t k) {
-          std::memcpy(to, p + offset, k);
-          return k;
-        });
+    std::string bufs[2];
+    if (block != 0) {
+      for (std::string& b : bufs) grow_scratch(b, block + 64);
+    }
+    InTurn in_turn(p, block == 0 ? nullptr : bufs[0].data(), block);
+    return count_array_elements(p, len, n,
+                                block == 0 ? nullptr : bufs[1].data(), block,
+                                CopyFrom{p}, in_two ? &in_turn : nullptr);
   }
 
  private:
@@ -954,9 +1101,26 @@ class Engine final : public SimdEngine, Chunks {
   static bool reserve(Parser& parser, std::size_t len);
   Code index(const char* doc, std::size_t doc_len, std::size_t from,
              Chunk& c) override;
-  // Indexes the chunk at doc[from] with `parser`, on either thread.
+  // Indexes the chunk at doc[from] with `parser`, on either thread. With
+  // a slot, the chunk's text is read into it (`text`, when it fits).
   Code index_with(Parser& parser, const char* doc, std::size_t doc_len,
-                  std::size_t from, std::uint32_t& tokens, bool& final) const;
+                  std::size_t from, std::uint32_t& tokens, bool& final,
+                  char* slot, const char*& text) const;
+
+  // A mapped file's chunks are read through the file (SimdProgress::
+  // copy()) into slots that are used again, chunk after chunk: on a
+  // virtual machine, a page mapped fresh costs several times what copying
+  // it does, and a file read so is never mapped. One slot per chunk in
+  // turn, three: the worker fills the next one while the walk reads one,
+  // and the text of the chunk before stays as it was.
+  static constexpr std::size_t kSlots = 3;
+  std::size_t slot_size() const {
+    return chunking_.chunk + chunking_.chunk / 2 + kSlotPadding;
+  }
+  char* slot(std::uint64_t seq) {
+    if (slots_.empty()) return nullptr;
+    return slots_.data() + seq % kSlots * slot_size();
+  }
 
   // The next chunk, indexed on the worker's thread while the walk reads
   // this one: from the token after this chunk's last, where the walk
@@ -969,6 +1133,8 @@ class Engine final : public SimdEngine, Chunks {
     Code err = simdjson::SUCCESS;
     std::uint32_t tokens = 0;
     bool final = false;
+    char* slot = nullptr;
+    const char* text = nullptr;
   };
   static void index_ahead(void* engine);
   // Waits for the worker: the walk ends, or it asks for the next chunk.
@@ -979,20 +1145,43 @@ class Engine final : public SimdEngine, Chunks {
   }
 
   // A large array document converted to a binary format: its elements are
-  // counted on the worker's thread (count_array_elements()) while the walk
-  // indexes its own chunks, and once the count is known the writer streams
-  // the array (stream_array()), told at each chunk. The output is then not
-  // held whole, nor are most of its pages touched fresh, a good part of
-  // such a conversion's time on a virtual machine.
+  // counted before the walk, each thread counting half of the text
+  // (count_array_elements() with a CountSplit), and the writer streams the
+  // array from its first chunk on (stream_array(), told at each chunk).
+  // The output is then not held, nor are its pages touched fresh, a good
+  // part of such a conversion's time on a virtual machine.
   struct Count {
-    bool running = false;  // the worker has it
-    bool known = false;    // taken from the worker, and the text an array
-    const char* doc = nullptr;
-    std::size_t len = 0;
-    bool ok = false;  // set by the worker, as is n
+    bool known = false;  // the text is an array that closes
     std::uint64_t n = 0;
   };
-  static void count_task(void* engine);
+  // The count's first part, on the worker's thread.
+  class FirstPart final : public CountSplit {
+   public:
+    FirstPart(Engine& e, const char* doc) : e_(e), doc_(doc) {}
+    void start(CountState& s, std::size_t from, std::size_t cut) override {
+      s_ = &s;
+      from_ = from;
+      cut_ = cut;
+      e_.worker_.start(&FirstPart::run, this);
+    }
+    void wait() override { e_.worker_.wait(); }
+
+   private:
+    static void run(void* part);
+    Engine& e_;
+    const char* doc_;
+    CountState* s_ = nullptr;
+    std::size_t from_ = 0;
+    std::size_t cut_ = 0;
+  };
+  // The count reads the text of a mapped file through the file
+  // (SimdProgress::copy()), into each thread's block; other text in place.
+  char* count_buf(int part) {
+    return progress_ != nullptr ? count_bufs_[part].data() : nullptr;
+  }
+  std::size_t count_copy(std::size_t offset, char* buf, std::size_t k) const {
+    return progress_->copy(offset, buf, k);
+  }
   // Whatever ends the walk, the worker is done with the document and the
   // count and stream are forgotten before the caller is given it back.
   void settle_all() {
@@ -1011,8 +1200,11 @@ class Engine final : public SimdEngine, Chunks {
   SimdProgress* progress_ = nullptr;
   SimdChunking chunking_;
   Ahead ahead_;
+  std::string slots_;      // kSlots of slot_size(), or none
+  std::uint64_t seq_ = 0;  // the chunks the walk has been given
   Count count_;
-  std::string count_buf_;  // the count's block of text (kCountBlock + 64)
+  // Each thread's block of count text (kCountBlock + 64 bytes).
+  std::string count_bufs_[2];
   // The handler told the count (Handler::top_array_items()): a binary
   // writer, or transforms in front of one that keep the count.
   Handler* counted_ = nullptr;
@@ -1048,38 +1240,37 @@ bool Engine::reserve(Parser& parser, std::size_t len) {
 
 Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
                    Chunk& c) {
-  if (progress_ != nullptr) progress_->passed(from);
-  if (count_.running) {
-    // Until the count is in, this thread indexes its own chunks.
-    if (worker_.finished()) {
-      count_.running = false;
-      count_.known = count_.ok;
-    }
-  } else {
-    settle();
-  }
+  settle();
   Code err = simdjson::SUCCESS;
+  ++seq_;
   if (ahead_.doc == doc && ahead_.from == from && ahead_.doc_len == doc_len) {
     // The chunk indexed ahead, in next_: its index becomes the walk's.
     stage1_.swap(next_);
     err = ahead_.err;
     c.tokens = ahead_.tokens;
     c.final = ahead_.final;
+    c.text = ahead_.text;
   } else {
-    err = index_with(stage1_, doc, doc_len, from, c.tokens, c.final);
+    // (In the slot the worker had, if any: nothing else uses it.)
+    err = index_with(stage1_, doc, doc_len, from, c.tokens, c.final, slot(seq_),
+                     c.text);
   }
   ahead_.doc = nullptr;
+  // A chunk read from the mapping: its pages are read in ahead of the walk
+  // and given back behind it.
+  if (progress_ != nullptr && c.text == doc + from) progress_->passed(from);
   if (err) return err;
   c.stage1 = stage1_.get();
-  if (!c.final && !count_.running && doc_len >= chunking_.ahead_from &&
-      Worker::useful()) {
+  if (!c.final && doc_len >= chunking_.ahead_from && Worker::useful()) {
     ahead_ = Ahead{true,
                    doc,
                    doc_len,
                    from + stage1_->structural_indexes[c.tokens],
                    simdjson::SUCCESS,
                    0,
-                   false};
+                   false,
+                   slot(seq_ + 1),
+                   nullptr};
     worker_.start(&Engine::index_ahead, this);
   }
   // (After the worker is started: the writer may write to the sink.)
@@ -1087,32 +1278,48 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
   return simdjson::SUCCESS;
 }
 
-void Engine::count_task(void* engine) {
-  auto& e = *static_cast<Engine*>(engine);
-  Count& c = e.count_;
-  SimdProgress* progress = e.progress_;
-  c.ok = count_array_elements(
-      c.doc, c.len, c.n, progress != nullptr ? e.count_buf_.data() : nullptr,
-      kCountBlock, [progress](std::size_t offset, char* buf, std::size_t k) {
-        return progress->copy(offset, buf, k);
-      });
+void Engine::FirstPart::run(void* part) {
+  auto& f = *static_cast<FirstPart*>(part);
+  Engine& e = f.e_;
+  count_range(*f.s_, f.doc_, f.from_, f.cut_, e.count_buf(0), kCountBlock,
+              [&e](std::size_t offset, char* buf, std::size_t k) {
+                return e.count_copy(offset, buf, k);
+              });
 }
 
 void Engine::index_ahead(void* engine) {
   auto& e = *static_cast<Engine*>(engine);
   Ahead& a = e.ahead_;
   try {
-    a.err = e.index_with(e.next_, a.doc, a.doc_len, a.from, a.tokens, a.final);
+    a.err = e.index_with(e.next_, a.doc, a.doc_len, a.from, a.tokens, a.final,
+                         a.slot, a.text);
   } catch (...) {
     a.err = simdjson::MEMALLOC;  // (the task must not throw)
   }
 }
 
 Code Engine::index_with(Parser& parser, const char* doc, std::size_t doc_len,
-                        std::size_t from, std::uint32_t& tokens,
-                        bool& final) const {
+                        std::size_t from, std::uint32_t& tokens, bool& final,
+                        char* slot, const char*& text) const {
   const char* p = doc + from;
   const std::size_t rest = doc_len - from;
+  // What the first try below reads (the rest, if it is the last chunk),
+  // through the file into the slot; a chunk that grows past it is read
+  // from the mapping. (The walk reads no byte past a chunk that is not
+  // the last: it ends at a comma, or before a token cut short.)
+  const auto reads = [rest](std::size_t len) {
+    return rest <= len + len / 2 ? rest : len;
+  };
+  std::size_t copied = 0;
+  if (slot != nullptr) {
+    const std::size_t n = reads(chunking_.chunk);
+    if (progress_->copy(from, slot, n) == n) {
+      std::memset(slot + n, 0, kSlotPadding);
+      p = slot;
+      copied = n;
+    }
+  }
+  text = p;
   // Room for the largest chunk (the last may be half as large again) from
   // the first: growing the index later frees and maps it again.
   if (!reserve(parser, std::min(rest, chunking_.chunk + chunking_.chunk / 2))) {
@@ -1123,6 +1330,10 @@ Code Engine::index_with(Parser& parser, const char* doc, std::size_t doc_len,
     return parser->stage1(reinterpret_cast<const std::uint8_t*>(p), len, mode);
   };
   for (std::size_t len = chunking_.chunk;; len *= 2) {
+    if (p != doc + from && reads(len) > copied) {
+      p = doc + from;
+      text = p;
+    }
     if (rest <= len + len / 2) {
       // The last chunk: checked whole, as an unchunked document is.
       final = true;
@@ -1203,18 +1414,32 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
   } settle{*this};
   if (h.takes_array_count() && len >= chunking_.ahead_from &&
       Worker::useful()) {
-    if (count_buf_.size() < kCountBlock + 64) {
-      grow_scratch(count_buf_, kCountBlock + 64);
+    for (std::string& b : count_bufs_) {
+      if (b.size() < kCountBlock + 64) grow_scratch(b, kCountBlock + 64);
     }
-    count_ = Count{true, false, p, len, false, 0};
+    FirstPart first(*this, p);
+    count_.known = count_array_elements(
+        p, len, count_.n, count_buf(1), kCountBlock,
+        [this](std::size_t offset, char* buf, std::size_t k) {
+          return count_copy(offset, buf, k);
+        },
+        &first);
     counted_ = &h;
-    worker_.start(&Engine::count_task, this);
+  }
+  // Slots for a mapped file's chunks (a byte read through it tells).
+  char probe = 0;
+  if (progress_ != nullptr && progress_->copy(0, &probe, 1) == 1) {
+    if (slots_.size() != kSlots * slot_size()) {
+      grow_scratch(slots_, kSlots * slot_size());
+    }
+  } else {
+    slots_.clear();
   }
   Chunk c;
   const Code err = index(p, len, 0, c);
   if (err) return failure(err);
   IndexWalker<H, true> w(h, p, len, *c.stage1, max_depth_, stack_, scratch_,
-                         this, c.tokens, c.final);
+                         this, c.tokens, c.final, c.text);
   return finish(w);
 }
 

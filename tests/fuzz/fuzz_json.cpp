@@ -9,13 +9,18 @@
 //   write what the separate transforms write behind the scalar parser, or
 //   fail with the same message;
 // - on a valid input, CBOR and MessagePack written from the simdjson walk
-//   in chunks indexed ahead (where a top-level array is counted on the
-//   second thread and streamed) are the bytes written from the scalar
-//   parser, or the same error.
+//   in chunks indexed ahead (where a top-level array is counted in two
+//   halves, one on each thread, and streamed) are the bytes written from
+//   the scalar parser, or the same error.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
 #include <string>
+
+#include <unistd.h>
 
 #include "core/error.h"
 #include "core/sink.h"
@@ -232,10 +237,26 @@ void check_features(const std::string& text) {
 // `text` converted to CBOR (canonical or not), MessagePack or JSONB, by the
 // scalar parser or by the simdjson walk indexing a few bytes at a time, the
 // next ones ahead on a second thread: the bytes, or "error: MESSAGE" (the bytes
-// written before an error differ: a streamed array has written some).
+// written before an error differ: a streamed array has written some). The
+// walk reads an input of an odd length from a file, as it reads a huge one:
+// the count and the chunks through the file, not the mapping.
 template <class W>
 std::string binary(const std::string& text, bool canonical, bool streamed) {
-  auto src = jbx::Source::from_memory("fuzz", text);
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("jbx-fuzz-json-" + std::to_string(getpid())))
+                               .string();
+  std::unique_ptr<jbx::Source> src;
+  if (streamed && text.size() % 2 == 1) {
+    { std::ofstream(path, std::ios::binary) << text; }
+    src = jbx::Source::open(path);
+    src->read_in_order();
+  } else {
+    src = jbx::Source::from_memory("fuzz", text);
+  }
+  struct Remove {
+    const std::string& path;
+    ~Remove() { std::remove(path.c_str()); }
+  } remove{path};
   jbx::ReadOptions ro;
   ro.max_depth = 64;
   jbx::JsonReader reader(*src, ro, jbx::JsonMode::stream);
