@@ -305,6 +305,12 @@ class FusedFeatures final : public Handler {
   /// the key goes the general way instead.
   [[gnu::always_inline]] bool direct_unshaped(std::string_view name, char first,
                                               Flow& f);
+  /// The tracker is not told of the member being read (its step is dead)
+  /// until its value, if a container, opens (opened()).
+  void mute() {
+    live_ = nullptr;
+    muted_ = true;
+  }
   /// The member being read goes the general way; direct_ again after its
   /// value.
   void leave_direct() {
@@ -488,11 +494,17 @@ class FusedFeatures final : public Handler {
   // there, a plain key whose value's first byte the JSON reader tells is
   // decided at once: dropped with its null value (the reader skips it), or
   // renamed, recorded and sent; keys that follow a clean shape or have no
-  // shape take the short way. Only in front of the JSON writer.
+  // shape take the short way. In an object where a rule may select
+  // something, the keys of its clean shape that no rule selects in take
+  // that way too, and the values after them. Only in front of the JSON
+  // writer.
   static constexpr bool kDirect = detail::TakesDirectKeys<Next>;
-  // direct_: off, on (an array, or an object with a shape), or on in an
-  // object without a shape.
-  enum : std::uint8_t { kOff, kDirectValues, kUnshaped };
+  // direct_: off, on (an array, or an object with a shape), on in an
+  // object without a shape, or on for some keys of a live object.
+  // kLive: in an object with a shape where the tracker is live, for the
+  // keys whose steps are dead; a container as such a member's value
+  // mutes the tracker as on_key() does (then it is quiet).
+  enum : std::uint8_t { kOff, kDirectValues, kUnshaped, kLive };
   std::uint8_t direct_ = kOff;
   // A member left the direct way (leave_direct()): its value ends back in
   // the direct object, in this state.

@@ -246,8 +246,13 @@ template <class Next>
   if constexpr (kDirect) {
     // (In an array, a null element is sent unless --nulls=drop-all.)
     direct_ = kOff;
-    if (fast_keys_ && top_ != nullptr && live_ == nullptr && !muted_) {
-      if (!top_->is_array) {
+    if (fast_keys_ && top_ != nullptr && !muted_) {
+      if (live_ != nullptr) {
+        // An object in which a rule may select something (a record whose
+        // member is a --date-fields path): the keys of its shape that no
+        // rule selects in go direct, unheard by the tracker.
+        if (!top_->is_array && top_->shape != nullptr) direct_ = kLive;
+      } else if (!top_->is_array) {
         direct_ = top_->shape == nullptr ? kUnshaped : kDirectValues;
       } else if (!drop_all_) {
         direct_ = kDirectValues;
@@ -263,7 +268,7 @@ template <class Next>
   if (o.next != o.stop) [[likely]] {
     // The next key of a clean shape: renamed and checked already.
     CachedKey& c = *o.next;
-    if (same_name(*o.shape, c, name)) {
+    if (same_name(*o.shape, c, name) && (direct_ != kLive || c.step.dead)) {
       // A null, or a value not seen yet ('\0'), matters only when nulls
       // are dropped: the byte is tested first, as most values are neither.
       if (!((first == 'n' || first == '\0') && drop_)) [[likely]] {
@@ -670,8 +675,7 @@ template <class Next>
           if (c.step.dead) {
             // Nothing in the member can be selected: unless its value is
             // a container, the tracker need not hear of it.
-            live_ = nullptr;
-            muted_ = true;
+            mute();
           } else {
             live_->on_key(name, c.step);
           }
@@ -815,6 +819,9 @@ template <class Next>
 
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::begin_object() {
+  if (kDirect && direct_ == kLive) [[unlikely]] {
+    mute();
+  }
   if (selected()) date_reader_->not_a_date("an object", *tracker_);
   Flow f;
   if (!release(f)) {
@@ -836,6 +843,9 @@ template <class Next>
 
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::begin_array() {
+  if (kDirect && direct_ == kLive) [[unlikely]] {
+    mute();
+  }
   if (selected()) date_reader_->not_a_date("an array", *tracker_);
   Flow f;
   if (!release(f)) {
