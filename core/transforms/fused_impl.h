@@ -268,7 +268,17 @@ template <class Next>
   if (o.next != o.stop) [[likely]] {
     // The next key of a clean shape: renamed and checked already.
     CachedKey& c = *o.next;
-    if (same_name(*o.shape, c, name) && (direct_ != kLive || c.step.dead)) {
+    if (same_name(*o.shape, c, name)) {
+      if (direct_ == kLive && !c.step.dead) [[unlikely]] {
+        // A member a rule may select in: on_key()'s way for the next key
+        // of a clean shape, and its value goes the general way.
+        ++o.next;
+        live_->on_key(name, c.step);
+        key_slot_ = &c;
+        held_ = &c;
+        leave_direct();
+        return Flow::visit;
+      }
       // A null, or a value not seen yet ('\0'), matters only when nulls
       // are dropped: the byte is tested first, as most values are neither.
       if (!((first == 'n' || first == '\0') && drop_)) [[likely]] {

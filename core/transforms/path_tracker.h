@@ -49,6 +49,15 @@ class PathTracker {
       ++depth_;
       return;
     }
+    if (f.stepped && !f.step.dead && n_ == 1) {
+      // The usual case inline: what entering the first element did.
+      ++depth_;
+      masks_[depth_] = f.step.masks[0];
+      Entry& e = location_[depth_ - 1];
+      e.is_index = true;
+      e.index = i;
+      return;
+    }
     enter_element(i, f);
   }
   /// A scalar ended, or a container was skipped by the consumer.
