@@ -299,6 +299,18 @@ class FusedFeatures final : public Handler {
   }
   /// Whether the innermost container takes members directly (direct_).
   [[gnu::always_inline]] void update_direct();
+  /// update_direct() after a container closed: what it set when the
+  /// container now innermost opened, unless the consumer has said stop.
+  [[gnu::always_inline]] void restore_direct() {
+    if constexpr (kDirect) {
+      direct_ =
+          fast_keys_ && top_ != nullptr ? top_->direct : std::uint8_t{kOff};
+    }
+  }
+  /// begin_object() or begin_array() in a container whose values go
+  /// direct (kDirectValues, kUnshaped): no key is held, the tracker is
+  /// quiet or absent, nothing is muted or stopped.
+  [[gnu::always_inline]] Flow open_direct(Flow f, bool is_array);
   /// plain_key() while direct_.
   [[gnu::always_inline]] Flow direct_key(std::string_view name, char first);
   /// direct_key() for a member of an object without a shape: false when
@@ -387,6 +399,9 @@ class FusedFeatures final : public Handler {
     // The renamer has a level for this object. Opened when first needed:
     // an object that follows a clean shape needs none.
     bool renaming = false;
+    // direct_ for its members or elements (kDirect), as update_direct()
+    // set it when it opened: what it is again when a child closes.
+    std::uint8_t direct = 0;
     std::uint64_t serial = 0;
     std::vector<CachedKey> keys;
     std::string names;

@@ -812,8 +812,30 @@ template <class Next>
     if (f == Flow::visit) {
       resume_direct_ = kOff;
       update_direct();
+      if (cache_) top_->direct = direct_;
     }
   }
+  return f;
+}
+
+template <class Next>
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::open_direct(
+    Flow f, bool is_array) {
+  if (f != Flow::visit) [[unlikely]] {
+    return opened(f, is_array);
+  }
+  if (drop_all_) in_array_.push_back(is_array);
+  if (quiet_ != 0) ++quiet_;
+  push_open(is_array);
+  // update_direct(): fast_keys_, and the tracker is not live.
+  std::uint8_t d = kDirectValues;
+  if (is_array) {
+    if (drop_all_) d = kOff;
+  } else if (top_->shape == nullptr) {
+    d = kUnshaped;
+  }
+  direct_ = d;
+  top_->direct = d;
   return f;
 }
 
@@ -829,8 +851,13 @@ template <class Next>
 
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::begin_object() {
-  if (kDirect && direct_ == kLive) [[unlikely]] {
-    mute();
+  if constexpr (kDirect) {
+    if (direct_ == kDirectValues || direct_ == kUnshaped) {
+      return open_direct(next_.begin_object(), false);
+    }
+    if (direct_ == kLive) [[unlikely]] {
+      mute();
+    }
   }
   if (selected()) date_reader_->not_a_date("an object", *tracker_);
   Flow f;
@@ -848,13 +875,18 @@ template <class Next>
   if (eager_levels_) keys_->close_object();
   next_.end_object();
   closed();
-  update_direct();
+  restore_direct();
 }
 
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::begin_array() {
-  if (kDirect && direct_ == kLive) [[unlikely]] {
-    mute();
+  if constexpr (kDirect) {
+    if (direct_ == kDirectValues || direct_ == kUnshaped) {
+      return open_direct(next_.begin_array(), true);
+    }
+    if (direct_ == kLive) [[unlikely]] {
+      mute();
+    }
   }
   if (selected()) date_reader_->not_a_date("an array", *tracker_);
   Flow f;
@@ -871,7 +903,7 @@ template <class Next>
   if (cache_) pop_open();
   next_.end_array();
   closed();
-  update_direct();
+  restore_direct();
 }
 
 template <class Next>
