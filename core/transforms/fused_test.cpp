@@ -93,6 +93,12 @@ const char* const kDocs[] = {
     R"([{"a\u0042":1,"aB":null},{"aB":2,"a\u0042":null},{"aB":3,"a\u0042":4}])",
     R"({"createdAt":"2024-01-02T03:04:05Z"} {"createdAt":"x"} {"userId":1})",
     R"([{"createdAt":"2024-01-02"},{"createdAt":"2024-01-03"},{"createdAt":5}])",
+    // Containers opened in direct ones at one depth, of different modes
+    // (with drop-all an array is not direct): closing one inside the array
+    // must give the array its own mode back, not that of the object opened
+    // last at its depth.
+    R"([{"y":[{"z":1},null,2],"x":{"k":1}},{"y":[{"z":1},null,2],"x":{"k":1}},
+        {"y":[[null],null,{"z":null}],"x":{"k":null}}])",
 };
 
 }  // namespace
