@@ -442,6 +442,9 @@ class FusedFeatures final : public Handler {
   [[gnu::always_inline]] void push_open(bool is_array);
   [[gnu::always_inline]] void pop_open();
   void grow_open();
+  /// push_open() for an object whose shape was recorded in another
+  /// context of the tracker: it does not follow it (out of line, rare).
+  [[gnu::noinline]] void unfollow(Open& o);
   /// The shape for an object at `place`, where *place is null or skipped
   /// for now: a new shape, or null.
   Shape* new_shape(Shape** place);

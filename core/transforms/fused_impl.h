@@ -597,11 +597,16 @@ template <class Next>
   o.stop = s->fast_stop;
   if (tracker_ && !(live_ != nullptr ? live_->in_context(s->context)
                                      : s->context.dead)) [[unlikely]] {
-    o.following = false;  // the keys' steps differ here
-    o.stop = o.next;
-    o.keys.clear();
-    o.names.clear();
+    unfollow(o);
   }
+}
+
+template <class Next>
+void FusedFeatures<Next>::unfollow(Open& o) {
+  o.following = false;  // the keys' steps differ here
+  o.stop = o.next;
+  o.keys.clear();
+  o.names.clear();
 }
 
 template <class Next>

@@ -144,7 +144,7 @@ class PathTracker {
   }
 
   /// on_key() for a member whose step is dead.
-  void on_dead_key() {
+  [[gnu::always_inline]] void on_dead_key() {
     ++depth_;
     if (dead_from_ == 0) dead_from_ = depth_;
   }
