@@ -419,6 +419,11 @@ class FusedFeatures final : public Handler {
                         std::string_view name);
   /// Sets `c`'s words for comparing with names read.
   static void set_words(CachedKey& c, std::string_view name);
+  /// Takes `c`, the next key of the clean shape `o` follows, read as
+  /// `name`: the tracker hears it (or is muted for its dead step), and it
+  /// is held until its value shows whether the member stays.
+  [[gnu::always_inline]] Flow hold_next(Open& o, CachedKey& c,
+                                        std::string_view name);
   /// on_key() for a plain name in an object without a shape, shorter for
   /// one that needs no renaming.
   Flow unshaped_key(std::string_view name);

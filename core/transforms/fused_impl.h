@@ -270,14 +270,9 @@ template <class Next>
     CachedKey& c = *o.next;
     if (same_name(*o.shape, c, name)) {
       if (direct_ == kLive && !c.step.dead) [[unlikely]] {
-        // A member a rule may select in: on_key()'s way for the next key
-        // of a clean shape, and its value goes the general way.
-        ++o.next;
-        live_->on_key(name, c.step);
-        key_slot_ = &c;
-        held_ = &c;
+        // A member a rule may select in: its value goes the general way.
         leave_direct();
-        return Flow::visit;
+        return hold_next(o, c, name);
       }
       // A null, or a value not seen yet ('\0'), matters only when nulls
       // are dropped: the byte is tested first, as most values are neither.
@@ -684,26 +679,30 @@ template <class Next>
     Open& o = *top_;
     if (o.next != o.stop) [[likely]] {
       CachedKey& c = *o.next;
-      if (same_name(*o.shape, c, name)) {
-        ++o.next;
-        if (live_ != nullptr) {
-          if (c.step.dead) {
-            // Nothing in the member can be selected: unless its value is
-            // a container, the tracker need not hear of it.
-            mute();
-          } else {
-            live_->on_key(name, c.step);
-          }
-        }
-        key_slot_ = &c;
-        held_ = &c;
-        return Flow::visit;
-      }
+      if (same_name(*o.shape, c, name)) return hold_next(o, c, name);
     } else if (o.shape == nullptr) {
       return unshaped_key(name);
     }
   }
   return general_key(name, plain);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::hold_next(
+    Open& o, CachedKey& c, std::string_view name) {
+  ++o.next;
+  if (live_ != nullptr) {
+    if (c.step.dead) {
+      // Nothing in the member can be selected: unless its value is a
+      // container, the tracker need not hear of it.
+      mute();
+    } else {
+      live_->on_key(name, c.step);
+    }
+  }
+  key_slot_ = &c;
+  held_ = &c;
+  return Flow::visit;
 }
 
 template <class Next>
@@ -832,15 +831,8 @@ template <class Next>
   if (drop_all_) in_array_.push_back(is_array);
   if (quiet_ != 0) ++quiet_;
   push_open(is_array);
-  // update_direct(): fast_keys_, and the tracker is not live.
-  std::uint8_t d = kDirectValues;
-  if (is_array) {
-    if (drop_all_) d = kOff;
-  } else if (top_->shape == nullptr) {
-    d = kUnshaped;
-  }
-  direct_ = d;
-  top_->direct = d;
+  update_direct();
+  top_->direct = direct_;
   return f;
 }
 

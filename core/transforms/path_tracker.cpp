@@ -70,23 +70,12 @@ void PathTracker::enter_member(std::string_view name) {
 }
 
 void PathTracker::enter_element(std::uint64_t i, Frame& f) {
-  if (f.stepped) {
-    // What enter() did for the first element.
-    ++depth_;
-    if (f.step.dead) {
-      dead_from_ = depth_;
-    } else {
-      std::uint64_t* to = &masks_[depth_ * n_];
-      for (std::size_t r = 0; r < n_; ++r) to[r] = f.step.masks[r];
-    }
-  } else {
-    enter(path::Step::element(i));
-    if (uniform_elements_) {
-      f.stepped = true;
-      f.step.dead = dead_from_ != 0;
-      const std::uint64_t* m = &masks_[depth_ * n_];
-      for (std::size_t r = 0; r < n_; ++r) f.step.masks[r] = m[r];
-    }
+  enter(path::Step::element(i));
+  if (uniform_elements_) {
+    f.stepped = true;
+    f.step.dead = dead_from_ != 0;
+    const std::uint64_t* m = &masks_[depth_ * n_];
+    for (std::size_t r = 0; r < n_; ++r) f.step.masks[r] = m[r];
   }
   location_[depth_ - 1].is_index = true;
   location_[depth_ - 1].index = i;

@@ -49,16 +49,21 @@ class PathTracker {
       ++depth_;
       return;
     }
-    if (f.stepped && !f.step.dead && n_ == 1) {
-      // The usual case inline: what entering the first element did.
-      ++depth_;
-      masks_[depth_] = f.step.masks[0];
-      Entry& e = location_[depth_ - 1];
-      e.is_index = true;
-      e.index = i;
+    if (!f.stepped) {
+      enter_element(i, f);
       return;
     }
-    enter_element(i, f);
+    // What entering the first element did (uniform elements).
+    ++depth_;
+    if (f.step.dead) {
+      dead_from_ = depth_;
+    } else {
+      std::uint64_t* to = &masks_[depth_ * n_];
+      for (std::size_t r = 0; r < n_; ++r) to[r] = f.step.masks[r];
+    }
+    Entry& e = location_[depth_ - 1];
+    e.is_index = true;
+    e.index = i;
   }
   /// A scalar ended, or a container was skipped by the consumer.
   [[gnu::always_inline]] void on_value_end() { leave(); }
@@ -185,6 +190,8 @@ class PathTracker {
   };
   // Enter a level where some rule may still match (dead_from_ == 0).
   void enter_member(std::string_view name);
+  /// Enters element i of an array the first time, or each time when its
+  /// elements are not entered alike (on_value_begin() replays the step).
   void enter_element(std::uint64_t i, Frame& f);
   void enter(const path::Step& s);
   void grow();
