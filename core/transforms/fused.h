@@ -424,6 +424,14 @@ class FusedFeatures final : public Handler {
   /// is held until its value shows whether the member stays.
   [[gnu::always_inline]] Flow hold_next(Open& o, CachedKey& c,
                                         std::string_view name);
+  /// direct_key() for a key of the shape whose step is live (kLive,
+  /// kDeferred): a date of a deferred object is held for string_date();
+  /// else the tracker hears the key, and the value goes the general way.
+  [[gnu::noinline]] Flow live_member(Open& o, CachedKey& c,
+                                     std::string_view name, char first);
+  /// The tracker hears that the deferred object (the innermost) opened: it
+  /// becomes a live one (kLive), for a key or value that needs the tracker.
+  [[gnu::noinline]] void catch_up();
   /// on_key() for a plain name in an object without a shape, shorter for
   /// one that needs no renaming.
   Flow unshaped_key(std::string_view name);
@@ -527,11 +535,22 @@ class FusedFeatures final : public Handler {
   // kLive: in an object with a shape where the tracker is live, for the
   // keys whose steps are dead; a container as such a member's value
   // mutes the tracker as on_key() does (then it is quiet).
-  enum : std::uint8_t { kOff, kDirectValues, kUnshaped, kLive };
+  // kDeferred: kLive, but the tracker has not heard the object open. A
+  // live object that follows a clean shape is deferred (when ISO dates are
+  // formatted at a fixed offset): it is quiet for the tracker, as one
+  // value, while its keys follow the shape and the members its rules
+  // select are date strings, which the shape's steps tell; anything else
+  // (another key, another value there) first catches the tracker up.
+  enum : std::uint8_t { kOff, kDirectValues, kUnshaped, kLive, kDeferred };
   std::uint8_t direct_ = kOff;
   // A member left the direct way (leave_direct()): its value ends back in
   // the direct object, in this state.
   std::uint8_t resume_direct_ = kOff;
+  // Objects may be deferred (kDirect and fast_dates_).
+  bool defer_ = false;
+  // The held key of a deferred object whose value is a date: selected()
+  // answers true for the string that comes next (then string_date()).
+  const CachedKey* date_key_ = nullptr;
   Renamed key_;
   std::string key_copy_;        // the held key when it is not stable
   std::vector<bool> in_array_;  // per open container, for drop-all

@@ -209,6 +209,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   if (o.dates) date_writer_.emplace(std::move(*o.dates));
   fast_dates_ = date_reader_ && date_reader_->reads_iso() && date_writer_ &&
                 date_writer_->instants_fixed();
+  defer_ = kDirect && fast_dates_;
   cache_ =
       (keys_ || tracker_ || drop_) && (!tracker_ || tracker_->replayable());
   fast_keys_ = cache_;
@@ -220,7 +221,8 @@ FusedFeatures<Next>::~FusedFeatures() = default;
 
 template <class Next>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::selected() {
-  if (live_ == nullptr) return false;
+  // (In a deferred object, the value of date_key_.)
+  if (live_ == nullptr) return date_key_ != nullptr;
   live_->on_value_begin();
   return live_->selected() >= 0;
 }
@@ -269,10 +271,9 @@ template <class Next>
     // The next key of a clean shape: renamed and checked already.
     CachedKey& c = *o.next;
     if (same_name(*o.shape, c, name)) {
-      if (direct_ == kLive && !c.step.dead) [[unlikely]] {
+      if (direct_ >= kLive && !c.step.dead) [[unlikely]] {
         // A member a rule may select in: its value goes the general way.
-        leave_direct();
-        return hold_next(o, c, name);
+        return live_member(o, c, name, first);
       }
       // A null, or a value not seen yet ('\0'), matters only when nulls
       // are dropped: the byte is tested first, as most values are neither.
@@ -293,8 +294,40 @@ template <class Next>
     Flow f;
     if (direct_unshaped(name, first, f)) return f;
   }
+  if (direct_ == kDeferred) [[unlikely]] {
+    catch_up();
+  }
   leave_direct();
   return on_key(name, true);
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::live_member(Open& o, CachedKey& c,
+                                      std::string_view name, char first) {
+  if (direct_ == kDeferred) {
+    if (first == '"' && tracker_->selected_by(c.step) >= 0) {
+      // A date string: written without the tracker unless it is not in
+      // the usual form (string_date()).
+      ++o.next;
+      key_slot_ = &c;
+      held_ = &c;
+      date_key_ = &c;
+      leave_direct();
+      return Flow::visit;
+    }
+    catch_up();
+  }
+  leave_direct();
+  return hold_next(o, c, name);
+}
+
+template <class Next>
+void FusedFeatures<Next>::catch_up() {
+  quiet_ = 0;
+  live_ = &*tracker_;
+  live_->on_open(false);
+  direct_ = kLive;
+  top_->direct = kLive;
 }
 
 template <class Next>
@@ -415,6 +448,8 @@ void FusedFeatures<Next>::send_timestamp(const Timestamp& t) {
 
 template <class Next>
 bool FusedFeatures<Next>::string_date(std::string_view s) {
+  const CachedKey* deferred = date_key_;
+  date_key_ = nullptr;
   if (fast_dates_) {
     // What text() and format() do with the usual text, without the
     // Timestamp between them (and at the format's offset, without
@@ -430,6 +465,15 @@ bool FusedFeatures<Next>::string_date(std::string_view s) {
       if (release()) send_date(date_writer_->format_wall_clock(f, offset));
       return true;
     }
+  }
+  if (deferred != nullptr) {
+    // The member of a deferred object: the tracker hears the object and
+    // the key now, for the general way and its errors.
+    catch_up();
+    direct_ = kOff;
+    resume_direct_ = kLive;
+    live_->on_key(name_of(top_->shape->names, *deferred), deferred->step);
+    live_->on_value_begin();
   }
   Timestamp t;
   if (!date_reader_->text(s, *tracker_, t)) return false;
@@ -769,7 +813,10 @@ Flow FusedFeatures<Next>::general_key(std::string_view name, bool plain) {
 
 template <class Next>
 Flow FusedFeatures<Next>::key(std::string_view name) {
-  if (direct_ != kOff) leave_direct();
+  if (direct_ != kOff) {
+    if (direct_ == kDeferred) catch_up();
+    leave_direct();
+  }
   return on_key(name, false);
 }
 
@@ -799,6 +846,7 @@ template <class Next>
   } else if (f == Flow::stop && drop_) {
     stop();
   }
+  bool live = false;  // the tracker is to hear it open
   if (live_ != nullptr) {
     if (f != Flow::visit) {
       live_->on_value_end();
@@ -806,16 +854,30 @@ template <class Next>
       live_ = nullptr;  // a quiet container: one value to the tracker
       quiet_ = 1;
     } else {
-      live_->on_open(is_array);
+      live = true;
     }
   } else if (quiet_ != 0 && f == Flow::visit) {
     ++quiet_;
   }
   if (cache_ && f == Flow::visit) push_open(is_array);
+  bool deferred = false;
+  if (live) {
+    // An object that follows a clean shape (its keys' steps are known) is
+    // deferred: quiet until something needs the tracker (catch_up()).
+    deferred = defer_ && !is_array && fast_keys_ && top_->following &&
+               top_->next != top_->stop;
+    if (deferred) {
+      live_ = nullptr;
+      quiet_ = 1;
+    } else {
+      live_->on_open(is_array);
+    }
+  }
   if constexpr (kDirect) {
     if (f == Flow::visit) {
       resume_direct_ = kOff;
       update_direct();
+      if (deferred) direct_ = kDeferred;
       if (cache_) top_->direct = direct_;
     }
   }
@@ -849,7 +911,8 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::begin_object() {
   if constexpr (kDirect) {
-    if (direct_ == kDirectValues || direct_ == kUnshaped) {
+    if (direct_ == kDirectValues || direct_ == kUnshaped ||
+        direct_ == kDeferred) {
       return open_direct(next_.begin_object(), false);
     }
     if (direct_ == kLive) [[unlikely]] {
@@ -878,7 +941,8 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::begin_array() {
   if constexpr (kDirect) {
-    if (direct_ == kDirectValues || direct_ == kUnshaped) {
+    if (direct_ == kDirectValues || direct_ == kUnshaped ||
+        direct_ == kDeferred) {
       return open_direct(next_.begin_array(), true);
     }
     if (direct_ == kLive) [[unlikely]] {
@@ -1083,6 +1147,7 @@ void FusedFeatures<Next>::end_document() {
   top_ = nullptr;
   quiet_ = 0;
   muted_ = false;
+  date_key_ = nullptr;
   live_ = tracker_ ? &*tracker_ : nullptr;
   key_slot_ = nullptr;
   // The shapes point at names the renamer forgets with its memory; a
