@@ -257,6 +257,44 @@ BOOST_AUTO_TEST_CASE(streams_need_whitespace_between_documents) {
   BOOST_TEST(read_both("  \n", jbx::JsonMode::stream).events == "");
 }
 
+BOOST_AUTO_TEST_CASE(what_stage_1_refuses_after_a_document_is_not_its_own) {
+  // A document indexed in chunks, then text that stage 1 refuses (invalid
+  // UTF-8, an unclosed string): the document is read whole, and the error
+  // is the one the scalar parser gives after it, at its offset, as when the
+  // document is indexed at once.
+  std::string doc = "{\"items\": [";
+  for (int i = 0; i < 40; ++i) doc += (i > 0 ? ", " : "") + std::to_string(i);
+  doc += "], \"end\": {\"x\": [true]}}";
+  const std::string events = read_all(doc, jbx::JsonMode::single, true).events;
+  const std::pair<std::string, std::string> cases[] = {
+      {doc + "\n\xff\xff\n", "syntax@" + std::to_string(doc.size() + 1) +
+                                 ": expected a value, found byte 0xff"},
+      {doc + "\n\"abc\n", "syntax@" + std::to_string(doc.size() + 5) +
+                              ": unescaped control character 0x0a in string"},
+      {doc + "\xff",
+       "syntax@" + std::to_string(doc.size()) +
+           ": expected whitespace or end of input after the document, "
+           "found byte 0xff"},
+  };
+  for (const auto& [text, error] : cases) {
+    // The scalar parser's events: the whole document, ended unless nothing
+    // separates it from what follows.
+    const Outcome scalar = read_all(text, jbx::JsonMode::stream, false);
+    BOOST_TEST(scalar.events.starts_with(events.substr(0, events.size() - 2)));
+    for (const auto* chunks : {&kTinyChunks, &kChunksAhead}) {
+      const Outcome o =
+          read_all(text, jbx::JsonMode::stream, true, Recorder(), 1024, chunks);
+      BOOST_TEST(o.error == error, "input: " << text);
+      BOOST_TEST(o.events == scalar.events, "input: " << text);
+    }
+    BOOST_TEST(read_both(text, jbx::JsonMode::stream).error == error);
+    BOOST_TEST(!read_both(text).error.empty());
+  }
+  BOOST_TEST(read_all(cases[0].first, jbx::JsonMode::stream, true, Recorder(),
+                      1024, &kTinyChunks)
+                 .events == events);
+}
+
 BOOST_AUTO_TEST_CASE(json_lines_report_every_bad_line_and_go_on) {
   const Outcome o = read_both("{\"a\":1}\n\n  \n[1,]\r\n\"x\"\n{\"a\"\n2",
                               jbx::JsonMode::lines);

@@ -533,11 +533,16 @@ class Chunks {
     // start of the next chunk (or is the last of the document, `final`).
     std::uint32_t tokens = 0;
     bool final = false;
+    // With `final`: where the walk's text ends, the end of the document's
+    // window, or before what follows the document when stage 1 refused
+    // that (see Engine::index_to_end()).
+    std::size_t end = 0;
   };
-  // Indexes doc[from, ...). The walk needs nothing before doc[from] any
-  // more, nor the index of the chunk before.
+  // Indexes doc[from, ...), where `open` containers are open. The walk
+  // needs nothing before doc[from] any more, nor the index of the chunk
+  // before.
   virtual Code index(const char* doc, std::size_t doc_len, std::size_t from,
-                     Chunk& c) = 0;
+                     std::uint32_t open, Chunk& c) = 0;
 
  protected:
   ~Chunks() = default;
@@ -555,7 +560,7 @@ class IndexWalker {
               std::uint32_t max_depth, std::vector<std::uint8_t>& stack,
               std::string& scratch, Chunks* chunks = nullptr,
               std::uint32_t tokens = 0, bool final = true,
-              const char* text = nullptr)
+              const char* text = nullptr, std::size_t end = 0)
       : h_(h),
         buf_(text != nullptr ? text : buf),
         len_(len),
@@ -569,7 +574,11 @@ class IndexWalker {
         doc_len_(len),
         chunks_(chunks),
         final_(final) {
-    if (!final_) len_ = idx_[n_];
+    if (!final_) {
+      len_ = idx_[n_];
+    } else if (end != 0) {
+      len_ = end;
+    }
   }
 
   bool emitted = false;  // some event went out
@@ -591,14 +600,16 @@ class IndexWalker {
   // SUCCESS says to try the state again; otherwise `error`, the state's
   // own. The walk so checks for the end of a chunk only where it would
   // otherwise report an error.
-  Code more(std::uint32_t& i, Code error) {
+  // `open`: the containers open before token i.
+  Code more(std::uint32_t& i, Code error, std::uint32_t open) {
     if constexpr (kChunked) {
-      if (!final_ && i + 1 >= n_) return next_chunk(i);
+      if (!final_ && i + 1 >= n_) return next_chunk(i, open);
     }
     static_cast<void>(i);
+    static_cast<void>(open);
     return error;
   }
-  Code next_chunk(std::uint32_t& i);
+  Code next_chunk(std::uint32_t& i, std::uint32_t open);
 
   // The first byte of token i, or NUL past the last one.
   char at(std::uint32_t i) const { return i < n_ ? buf_[idx_[i]] : '\0'; }
@@ -662,10 +673,11 @@ class IndexWalker {
 };
 
 template <class H, bool kChunked>
-Code IndexWalker<H, kChunked>::next_chunk(std::uint32_t& i) {
+Code IndexWalker<H, kChunked>::next_chunk(std::uint32_t& i,
+                                          std::uint32_t open) {
   const std::size_t from = base_ + idx_[i];
   Chunks::Chunk c;
-  const Code err = chunks_->index(doc_, doc_len_, from, c);
+  const Code err = chunks_->index(doc_, doc_len_, from, open, c);
   if (err) return err;
   final_ = c.final;
   stage1_ = c.stage1;
@@ -673,7 +685,7 @@ Code IndexWalker<H, kChunked>::next_chunk(std::uint32_t& i) {
   buf_ = c.text;
   idx_ = stage1_->structural_indexes.get();
   n_ = c.tokens;
-  len_ = final_ ? doc_len_ - from : idx_[n_];
+  len_ = final_ ? c.end - from : idx_[n_];
   at_ = 0;
   i = 0;
   return simdjson::SUCCESS;
@@ -699,7 +711,7 @@ std::size_t IndexWalker<H, kChunked>::end_after_stop(std::uint32_t i,
   for (++i;;) {
     if (i >= n_) {
       // The document's end, or the next chunk.
-      if (more(i, simdjson::TAPE_ERROR)) return doc_len_;
+      if (more(i, simdjson::TAPE_ERROR, open)) return doc_len_;
       continue;
     }
     const char c = buf_[idx_[i]];
@@ -860,7 +872,7 @@ Code IndexWalker<H, kChunked>::skip_container(std::uint32_t& i,
   std::uint32_t open = 1;
   for (++i;;) {
     if (i >= n_) {
-      const Code err = more(i, simdjson::TAPE_ERROR);
+      const Code err = more(i, simdjson::TAPE_ERROR, depth + open);
       if (err) return err;
       continue;
     }
@@ -927,7 +939,7 @@ value:  // token i starts a value inside `depth` containers
       goto after_value;
     default:
       if (!starts_value(at(i))) {
-        err = more(i, simdjson::TAPE_ERROR);
+        err = more(i, simdjson::TAPE_ERROR, depth);
         if (err) return err;
         goto value;
       }
@@ -941,7 +953,7 @@ object_begin:
   }
   if constexpr (kChunked) {
     if (at(i) == '\0') {
-      err = more(i, simdjson::TAPE_ERROR);
+      err = more(i, simdjson::TAPE_ERROR, depth);
       if (err) return err;
       goto object_begin;
     }
@@ -951,7 +963,7 @@ object_field:
     // The colon is checked before the key goes out, so that a state tried
     // again in the next chunk has sent nothing.
     if (at(i) != '"' || at(i + 1) != ':') {
-      err = more(i, simdjson::TAPE_ERROR);
+      err = more(i, simdjson::TAPE_ERROR, depth);
       if (err) return err;
       goto object_field;
     }
@@ -975,7 +987,7 @@ object_field:
   }
 skipped_value:
   if (!starts_value(at(i))) {
-    err = more(i, simdjson::TAPE_ERROR);
+    err = more(i, simdjson::TAPE_ERROR, depth);
     if (err) return err;
     goto skipped_value;
   }
@@ -994,7 +1006,7 @@ object_continue:
       ++i;
       goto scope_end;
     default:
-      err = more(i, simdjson::TAPE_ERROR);
+      err = more(i, simdjson::TAPE_ERROR, depth);
       if (err) return err;
       goto object_continue;
   }
@@ -1006,7 +1018,7 @@ array_begin:
   }
   if constexpr (kChunked) {
     if (at(i) == '\0') {
-      err = more(i, simdjson::TAPE_ERROR);
+      err = more(i, simdjson::TAPE_ERROR, depth);
       if (err) return err;
       goto array_begin;
     }
@@ -1021,7 +1033,7 @@ array_continue:
       ++i;
       goto scope_end;
     default:
-      err = more(i, simdjson::TAPE_ERROR);
+      err = more(i, simdjson::TAPE_ERROR, depth);
       if (err) return err;
       goto array_continue;
   }
@@ -1100,7 +1112,14 @@ class Engine final : public SimdEngine, Chunks {
   SimdResult finish(W& w);
   static bool reserve(Parser& parser, std::size_t len);
   Code index(const char* doc, std::size_t doc_len, std::size_t from,
-             Chunk& c) override;
+             std::uint32_t open, Chunk& c) override;
+  // index() of a chunk that stage 1 refused: when the document ends in
+  // it, the chunk is indexed again up to the document's end and the
+  // whitespace after it, as the last one, and SUCCESS. What follows is
+  // then the caller's to read, as the next document or trailing content,
+  // as when the document is indexed whole.
+  Code index_to_end(const char* doc, std::size_t doc_len, std::size_t from,
+                    std::uint32_t open, Chunk& c);
   // Indexes the chunk at doc[from] with `parser`, on either thread. With
   // a slot, the chunk's text is read into it (`text`, when it fits).
   Code index_with(Parser& parser, const char* doc, std::size_t doc_len,
@@ -1239,7 +1258,7 @@ bool Engine::reserve(Parser& parser, std::size_t len) {
 }
 
 Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
-                   Chunk& c) {
+                   std::uint32_t open, Chunk& c) {
   settle();
   Code err = simdjson::SUCCESS;
   ++seq_;
@@ -1256,6 +1275,13 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
                      c.text);
   }
   ahead_.doc = nullptr;
+  c.end = doc_len;
+  if (err && err != simdjson::MEMALLOC) {
+    // Invalid UTF-8 or an unclosed string may follow the document.
+    if (index_to_end(doc, doc_len, from, open, c) == simdjson::SUCCESS) {
+      err = simdjson::SUCCESS;
+    }
+  }
   // A chunk read from the mapping: its pages are read in ahead of the walk
   // and given back behind it.
   if (progress_ != nullptr && c.text == doc + from) progress_->passed(from);
@@ -1285,6 +1311,43 @@ void Engine::FirstPart::run(void* part) {
               [&e](std::size_t offset, char* buf, std::size_t k) {
                 return e.count_copy(offset, buf, k);
               });
+}
+
+Code Engine::index_to_end(const char* doc, std::size_t doc_len,
+                          std::size_t from, std::uint32_t open, Chunk& c) {
+  // Where the containers open at doc[from] (a token's start: outside any
+  // string) close, within the largest chunk indexed at once.
+  const char* p = doc + from;
+  const std::size_t n =
+      std::min(doc_len - from, chunking_.chunk + chunking_.chunk / 2);
+  std::size_t depth = open;
+  std::size_t e = 0;
+  for (; e < n; ++e) {
+    const char b = p[e];
+    if (b == '"') {
+      for (++e; e < n && p[e] != '"'; ++e) {
+        if (p[e] == '\\') ++e;
+      }
+    } else if (b == '{' || b == '[') {
+      ++depth;
+    } else if ((b == '}' || b == ']') && depth > 0 && --depth == 0) {
+      ++e;
+      break;
+    }
+  }
+  if (depth != 0 || e > n) return simdjson::TAPE_ERROR;
+  while (e < n && is_ws(p[e])) ++e;
+  if (e == doc_len - from) return simdjson::TAPE_ERROR;  // nothing follows
+  if (!reserve(stage1_, e)) return simdjson::MEMALLOC;
+  const Code err = stage1_->stage1(reinterpret_cast<const std::uint8_t*>(p), e,
+                                   simdjson::stage1_mode::regular);
+  if (err) return err;
+  if (stage1_->n_structural_indexes == 0) return simdjson::EMPTY;
+  c.tokens = stage1_->n_structural_indexes;
+  c.final = true;
+  c.text = p;
+  c.end = from + e;
+  return simdjson::SUCCESS;
 }
 
 void Engine::index_ahead(void* engine) {
@@ -1436,10 +1499,10 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
     slots_.clear();
   }
   Chunk c;
-  const Code err = index(p, len, 0, c);
+  const Code err = index(p, len, 0, 0, c);
   if (err) return failure(err);
   IndexWalker<H, true> w(h, p, len, *c.stage1, max_depth_, stack_, scratch_,
-                         this, c.tokens, c.final, c.text);
+                         this, c.tokens, c.final, c.text, c.end);
   return finish(w);
 }
 

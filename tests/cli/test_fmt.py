@@ -184,6 +184,20 @@ case("documents_need_whitespace_between", ["fmt", "-c"], stdin="[1][2]",
 case("invalid_utf8", ["fmt"], stdin=b'["a\xff"]', code=2, stdout="",
      stderr=b'jbx: error: <stdin>:1:4: invalid UTF-8 byte 0xff in string\n'
             b'  ["a\xff"]\n     ^\n')
+# A document large enough to be indexed in chunks, then bytes that are not
+# UTF-8: the document is written whole, and the error names where the bytes
+# are, as after a small document.
+BIG = ('{"a":[' + ",".join('{"k":%d,"s":"%s"}' % (i, "x" * 20)
+                           for i in range(40000)) + "]}")
+case("invalid_utf8_after_a_large_document", ["fmt", "-c", "big.json"],
+     files={"big.json": BIG.encode() + b"\n\xff\xff\n"}, code=2,
+     stdout=BIG + "\n",
+     stderr=b"jbx: error: big.json:2:1: expected a value, found byte 0xff\n"
+            b"  \xff\xff\n  ^\n")
+case("unclosed_string_after_a_large_document", ["fmt", "-c", "big.json"],
+     files={"big.json": BIG + '\n"abc\n'}, code=2, stdout=BIG + "\n",
+     stderr='jbx: error: big.json:2:5: unescaped control character 0x0a in '
+            'string\n  "abc\n      ^\n')
 
 # ---- output files -------------------------------------------------------------
 case("output_file", ["fmt", "-c", "-o", "out.json", "in.json"],
