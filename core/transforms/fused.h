@@ -474,6 +474,10 @@ class FusedFeatures final : public Handler {
   // document ends.
   static constexpr std::size_t kMaxShapes = 4096;
   bool cache_ = false;  // keys_, tracker_ or drop_, with a replayable tracker
+  // Objects have shapes: keys are renamed or the tracker replays their
+  // steps. Dropping nulls alone needs neither: without a shape, a key is
+  // sent or dropped (kUnshaped) without comparing it with a cached one.
+  bool shaped_ = false;
   // Without the cache, each object opens its renamer level as it opens.
   bool eager_levels_ = false;
   std::deque<Shape> shapes_;  // stable addresses

@@ -213,6 +213,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   cache_ =
       (keys_ || tracker_ || drop_) && (!tracker_ || tracker_->replayable());
   fast_keys_ = cache_;
+  shaped_ = keys_ || tracker_;
   eager_levels_ = keys_ && !cache_;
 }
 
@@ -583,7 +584,7 @@ void FusedFeatures<Next>::grow_open() {
 template <class Next>
 typename FusedFeatures<Next>::Shape* FusedFeatures<Next>::new_shape(
     Shape** place) {
-  if (place == nullptr) return nullptr;
+  if (place == nullptr || !shaped_) return nullptr;
   if (*place == nullptr) {
     if (shapes_.size() >= kMaxShapes) return nullptr;
     *place = &shapes_.emplace_back();
