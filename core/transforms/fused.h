@@ -259,14 +259,6 @@ class FusedFeatures final : public Handler {
   /// value, or '\0' when not known yet. Flow::skip with `first` 'n': the
   /// member is dropped, and the reader is to check that its value is null.
   Flow plain_key(std::string_view name, char first = '\0');
-  /// plain_key() for a member name as read between its quotes, before it
-  /// is checked for backslashes: true, with `f` set, when it is the next
-  /// key of the clean shape a direct object follows and that key's cached
-  /// name has no backslash (then neither has the name read), and the
-  /// member is sent or its null dropped at once. False: nothing is done,
-  /// and the name goes to plain_key() or key() as usual.
-  [[gnu::always_inline]] bool expected_key(std::string_view raw, char first,
-                                           Flow& f);
   /// string_value() for text that needs no escaping.
   void plain_string(std::string_view s);
 
@@ -364,7 +356,6 @@ class FusedFeatures final : public Handler {
   struct CachedKey {
     std::uint32_t at = 0;  // the name, in Shape::names
     std::uint32_t size = 0;
-    bool plain = false;  // read without escapes: the name has no backslash
     // The name's first 16 bytes, zeros past it, and which bytes of the
     // word that holds its last byte (up to the 16th) are the name's: a
     // name read is compared in one or two words.

@@ -332,38 +332,6 @@ void FusedFeatures<Next>::catch_up() {
 }
 
 template <class Next>
-[[gnu::always_inline]] inline bool FusedFeatures<Next>::expected_key(
-    std::string_view raw, char first, Flow& f) {
-  if constexpr (kDirect) {
-    // (kUnshaped objects have no shape: next == stop.)
-    if (direct_ == kOff) return false;
-    Open& o = *top_;
-    if (o.next == o.stop) return false;
-    CachedKey& c = *o.next;
-    if (!c.plain || !same_name(*o.shape, c, raw)) return false;
-    // Only what direct_key() does without leaving the direct way.
-    if (direct_ >= kLive && !c.step.dead) return false;
-    if ((first == 'n' || first == '\0') && drop_) [[unlikely]] {
-      if (first == '\0') return false;
-      ++o.next;
-      key_slot_ = &c;
-      c.dropped = o.serial;
-      f = Flow::skip;
-      return true;
-    }
-    ++o.next;
-    key_slot_ = &c;
-    f = sent(send_cached(c));
-    return true;
-  } else {
-    static_cast<void>(raw);
-    static_cast<void>(first);
-    static_cast<void>(f);
-    return false;
-  }
-}
-
-template <class Next>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::direct_unshaped(
     std::string_view name, char first, Flow& f) {
   if ((first == 'n' || first == '\0') && drop_) [[unlikely]] {
@@ -570,7 +538,6 @@ void FusedFeatures<Next>::find_new_key(Open& o, std::string_view name,
   CachedKey c;
   c.at = static_cast<std::uint32_t>(o.names.size());
   c.size = static_cast<std::uint32_t>(name.size());
-  c.plain = plain;
   set_words(c, name);
   c.target = out.target;
   if (out.target != nullptr) c.renamed = out.renamed;

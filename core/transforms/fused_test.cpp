@@ -114,10 +114,6 @@ const char* const kDocs[] = {
         {"a":8,"createdAt":null,"b":{"c":6}},
         {"a":9,"createdAt":{"d":1},"b":{"c":7}},
         {"a":10,"createdAt":"2024-01-10T00:00:00Z","b":{"c":8}}])",
-    // A record key read with escapes, then one whose text is that key's
-    // name: they differ (the reader passes the text unchecked to the shape).
-    R"([{"a\\\\b":1,"c":2},{"a\\b":3,"c":4},{"a\\b":5,"c":6}])",
-    R"([{"\\u0061b":1,"c":2},{"\u0061b":3,"c":4},{"\u0061b":5,"c":6}])",
     R"([{"x":{"createdAt":"2024-01-02T03:04:05Z","k":1},"createdAt":"2024-01-02T00:00:00Z"},
         {"x":{"createdAt":"2024-01-03T03:04:05Z","k":2},"createdAt":"2024-01-03T00:00:00Z"},
         {"x":{"createdAt":"later","k":3},"createdAt":"2024-01-04T00:00:00Z"},

@@ -831,13 +831,7 @@ inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
     return false;
   }
   Flow kf = Flow::visit;
-  // The key a record's shape expects next needs no scan: its cached name
-  // has no backslash.
-  bool expected = false;
-  if constexpr (kPeeksValue<H>) expected = h_.expected_key(raw, at(i + 2), kf);
-  if (expected) {
-    // sent, or its null dropped
-  } else if (!has_backslash(raw.data(), raw.size())) {
+  if (!has_backslash(raw.data(), raw.size())) {
     if constexpr (kPeeksValue<H>) {
       kf = h_.plain_key(raw, at(i + 2));
     } else if constexpr (kTakesPlainText<H>) {
