@@ -35,37 +35,10 @@ bool blank(std::string_view s) {
 }
 
 // Where the container starting at text[start] ends (one past its closing
-// bracket), by bracket counting outside strings; text.size() if it does not.
-// Only a splitter: the document is then parsed and checked for real.
+// bracket); text.size() if it does not.
 std::size_t skim_end(std::string_view text, std::size_t start) {
-  std::size_t depth = 0;
-  const char* p = text.data();
-  const std::size_t n = text.size();
-  for (std::size_t i = start; i < n; ++i) {
-    switch (p[i]) {
-      case '"':
-        for (++i; i < n; ++i) {
-          if (p[i] == '\\') {
-            ++i;
-          } else if (p[i] == '"') {
-            break;
-          }
-        }
-        break;
-      case '{':
-      case '[':
-        ++depth;
-        break;
-      case '}':
-      case ']':
-        if (depth <= 1) return i + 1;
-        --depth;
-        break;
-      default:
-        break;
-    }
-  }
-  return n;
+  const std::size_t end = skim_close(text, start, 0);
+  return end == std::string_view::npos ? text.size() : end;
 }
 
 // Rethrows the Error the handler threw in the simdjson walk, with the
@@ -144,6 +117,38 @@ bool JsonReader::read_document(Handler& out) {
 }
 
 void grow_scratch(std::string& s, std::size_t n) { s.resize(n); }
+
+std::size_t skim_close(std::string_view text, std::size_t start,
+                       std::size_t open) {
+  std::size_t depth = open;
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  for (std::size_t i = start; i < n; ++i) {
+    switch (p[i]) {
+      case '"':
+        for (++i; i < n; ++i) {
+          if (p[i] == '\\') {
+            ++i;
+          } else if (p[i] == '"') {
+            break;
+          }
+        }
+        break;
+      case '{':
+      case '[':
+        ++depth;
+        break;
+      case '}':
+      case ']':
+        if (depth <= 1) return i + 1;
+        --depth;
+        break;
+      default:
+        break;
+    }
+  }
+  return std::string_view::npos;
+}
 
 void JsonReader::set_simd_chunking(const SimdChunking& c) {
   if (impl_->engine != nullptr) impl_->engine->set_chunking(c);

@@ -9,6 +9,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "core/events.h"
 
@@ -91,6 +92,14 @@ class SimdEngine {
 /// built for every CPU: a kernel must not define the standard library's
 /// inline functions (tests/build/kernel_symbols.cmake).
 void grow_scratch(std::string& s, std::size_t n);
+
+/// Where the containers open at text[start] (outside any string) close:
+/// one past the bracket that closes the `open` ones open there and those
+/// opened after it, by bracket counting outside strings; npos if they do
+/// not close in `text`. Only a splitter: the text is then parsed and
+/// checked for real. Out of line, as grow_scratch().
+std::size_t skim_close(std::string_view text, std::size_t start,
+                       std::size_t open);
 
 /// The fastest engine this CPU runs, for documents nested at most
 /// `max_depth` deep.

@@ -1320,22 +1320,8 @@ Code Engine::index_to_end(const char* doc, std::size_t doc_len,
   const char* p = doc + from;
   const std::size_t n =
       std::min(doc_len - from, chunking_.chunk + chunking_.chunk / 2);
-  std::size_t depth = open;
-  std::size_t e = 0;
-  for (; e < n; ++e) {
-    const char b = p[e];
-    if (b == '"') {
-      for (++e; e < n && p[e] != '"'; ++e) {
-        if (p[e] == '\\') ++e;
-      }
-    } else if (b == '{' || b == '[') {
-      ++depth;
-    } else if ((b == '}' || b == ']') && depth > 0 && --depth == 0) {
-      ++e;
-      break;
-    }
-  }
-  if (depth != 0 || e > n) return simdjson::TAPE_ERROR;
+  std::size_t e = skim_close(std::string_view(p, n), 0, open);
+  if (e == std::string_view::npos) return simdjson::TAPE_ERROR;
   while (e < n && is_ws(p[e])) ++e;
   if (e == doc_len - from) return simdjson::TAPE_ERROR;  // nothing follows
   if (!reserve(stage1_, e)) return simdjson::MEMALLOC;
