@@ -263,6 +263,13 @@ bool JsonReader::read_whole(Handler& out) {
   return true;
 }
 
+void JsonReader::Window::grow(std::size_t n, std::size_t keep) {
+  auto p = std::make_unique_for_overwrite<char[]>(n);
+  if (keep > 0) std::memcpy(p.get(), p_.get(), keep);
+  p_ = std::move(p);
+  size_ = n;
+}
+
 void JsonReader::refill(std::size_t keep) {
   if (keep > 0) {
     std::memmove(buf_.data(), buf_.data() + keep, buf_end_ - keep);
@@ -273,7 +280,7 @@ void JsonReader::refill(std::size_t keep) {
   }
   const std::size_t room_needed = kChunk / 2 + Source::kPadding;
   if (buf_.size() < buf_end_ + room_needed) {
-    buf_.resize(std::max(buf_.size() * 2, kChunk + Source::kPadding));
+    buf_.grow(std::max(buf_.size() * 2, kChunk + Source::kPadding), buf_end_);
   }
   const std::size_t got = in_.read(buf_.data() + buf_end_,
                                    buf_.size() - Source::kPadding - buf_end_);

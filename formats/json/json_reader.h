@@ -98,9 +98,25 @@ class JsonReader final : public Reader {
   std::uint64_t documents_ = 0;
   std::size_t simd_limit_ = 0xFFFFFFFFu;
 
+  // The storage of the window below, grown without zero-filling: a short
+  // input touches only the pages it is read into, not a whole read's
+  // worth (which cost more than the rest of a short run's start-up).
+  class Window {
+   public:
+    char* data() { return p_.get(); }
+    const char* data() const { return p_.get(); }
+    std::size_t size() const { return size_; }
+    char operator[](std::size_t i) const { return p_[i]; }
+    /// Grows to `n` bytes, keeping the first `keep`.
+    void grow(std::size_t n, std::size_t keep);
+
+   private:
+    std::unique_ptr<char[]> p_;
+    std::size_t size_ = 0;
+  };
   // Lines mode: a window of the input [buf_begin_, buf_end_) in buf_,
   // starting at input offset buf_offset_.
-  std::string buf_;
+  Window buf_;
   std::size_t buf_begin_ = 0;
   std::size_t buf_end_ = 0;
   std::uint64_t buf_offset_ = 0;
