@@ -37,9 +37,17 @@ std::size_t page_round(std::size_t n) {
 constexpr std::size_t kPopulateLimit = std::size_t{256} << 20;
 
 // window(): pages of a mapped file are given back in steps of this size
-// (one madvise per step), and a pipe is read in chunks of at least this.
+// (one madvise per step).
 constexpr std::size_t kReleaseStep = std::size_t{4} << 20;
+// window() on a pipe: load_more() reads kFirstRead bytes first, then at
+// least kWindowChunk at a time, and bytes behind the window are dropped
+// once more than this many.
 constexpr std::size_t kWindowChunk = std::size_t{1} << 20;
+// whole() on a pipe reads kFirstRead bytes first, then kRead at a time. A
+// short input then pays for a small buffer only (zeroed and faulted in
+// before it is read into), not for a whole step of the larger size.
+constexpr std::size_t kFirstRead = std::size_t{64} << 10;
+constexpr std::size_t kRead = std::size_t{1} << 20;
 
 }  // namespace
 
@@ -161,10 +169,10 @@ std::string_view Source::whole() {
     pending_.clear();
     pending_pos_ = 0;
     if (fd_ >= 0) {
-      for (;;) {
+      for (std::size_t step = kFirstRead;; step = kRead) {
         const std::size_t old = data.size();
-        data.resize(old + (1u << 20));
-        const std::size_t got = read(data.data() + old, 1u << 20);
+        data.resize(old + step);
+        const std::size_t got = read(data.data() + old, step);
         data.resize(old + got);
         if (got == 0) break;
       }
@@ -267,7 +275,10 @@ bool Source::load_more() {
   if (!windowed_) window(0);
   if (map_ != nullptr || have_memory_ || stream_eof_) return false;
   const std::size_t before = loaded();
-  const std::size_t target = before + std::max(before, kWindowChunk);
+  // The first load is short, as whole()'s first read; then the loaded
+  // part at least doubles.
+  const std::size_t target =
+      before + std::max(before, before == 0 ? kFirstRead : kWindowChunk);
   std::size_t end = before;
   memory_.resize(target + kPadding);
   while (end < target) {
