@@ -72,7 +72,7 @@ bool padded(std::string_view view) {
 BOOST_AUTO_TEST_SUITE(source)
 
 BOOST_AUTO_TEST_CASE(a_pipe_read_whole_keeps_every_byte_and_the_padding) {
-  // Empty, short, and over the growing reads (64 KiB up to 1 MiB each).
+  // Empty, short, and over many reads (the first of 64 KiB, then 1 MiB).
   for (const std::size_t n : {std::size_t{0}, std::size_t{5},
                               std::size_t{65536}, std::size_t{3500000}}) {
     const std::string data = pattern(n);
