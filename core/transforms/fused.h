@@ -55,6 +55,13 @@ concept TakesDirectKeys = requires(N& n, std::string_view s, std::size_t r) {
   n.direct_key(s, r);
 };
 
+/// A writer that keeps the text it writes for a repeated key (JsonWriter).
+template <class N>
+concept TakesRepeatedKeys = requires(N& n, std::string_view s, std::string& t,
+                                     std::size_t& tag) {
+  n.repeated_key(s, t, tag);
+};
+
 /// A number's shortest JSON text, for a date read from a number (out of
 /// line: the reader kernels that inline the hot paths do not include fmt).
 std::string number_text(std::int64_t v);
@@ -261,6 +268,12 @@ class FusedFeatures final : public Handler {
   Flow plain_key(std::string_view name, char first = '\0');
   /// string_value() for text that needs no escaping.
   void plain_string(std::string_view s);
+  /// plain_key() for a name as it is in the JSON text, not yet checked
+  /// for escapes. Takes it (sets `f`, answers true) only when it is the
+  /// next key of a clean shape in an object whose keys go direct, and no
+  /// rule selects in its value: equal to a name without a backslash, it
+  /// needs no unescaping. Else answers false and does nothing.
+  bool raw_key(std::string_view raw, char first, Flow& f);
 
   /// The handler it sends to.
   Next& next() { return next_; }
@@ -313,6 +326,8 @@ class FusedFeatures final : public Handler {
   [[gnu::always_inline]] Flow open_direct(Flow f, bool is_array);
   /// plain_key() while direct_.
   [[gnu::always_inline]] Flow direct_key(std::string_view name, char first);
+  /// direct_key() for a key that goes the general way.
+  Flow indirect_key(std::string_view name);
   /// direct_key() for a member of an object without a shape: false when
   /// the key goes the general way instead.
   [[gnu::always_inline]] bool direct_unshaped(std::string_view name, char first,
@@ -361,6 +376,10 @@ class FusedFeatures final : public Handler {
     // name read is compared in one or two words.
     std::array<std::uint64_t, 2> words{};
     std::uint64_t last_mask = 0;
+    // In a shape: raw_key() may take it. Its name has no backslash (so it
+    // is the same in JSON text), and no rule selects in its value where
+    // the shape is followed.
+    bool raw = false;
     const detail::KeyRenamer::Target* target = nullptr;  // as Renamed
     std::string_view renamed;  // with a target: the new name
     // In a shape: the name as written, with KeyRenamer::kPadding zero
@@ -369,6 +388,10 @@ class FusedFeatures final : public Handler {
     PathTracker::KeyStep step;
     Shape* child = nullptr;     // the place of objects in its value
     std::uint64_t dropped = 0;  // the serial of the object that dropped it
+    // In a shape, what the writer keeps to write `out` again
+    // (TakesRepeatedKeys).
+    std::string text;
+    std::size_t text_tag = SIZE_MAX;
   };
   struct Shape {
     std::vector<CachedKey> keys;
@@ -414,6 +437,8 @@ class FusedFeatures final : public Handler {
   Flow general_key(std::string_view name, bool plain);
   /// Sends `c`, a key of a clean shape or loose_, as written (`out`).
   Flow send_cached(const CachedKey& c);
+  /// send_cached() for a key of a shape, which the writer may keep.
+  Flow send_repeated(CachedKey& c);
   /// Whether `name` (plain) is the name of `c`, a key of `s`.
   static bool same_name(const Shape& s, const CachedKey& c,
                         std::string_view name);
@@ -424,6 +449,13 @@ class FusedFeatures final : public Handler {
   /// is held until its value shows whether the member stays.
   [[gnu::always_inline]] Flow hold_next(Open& o, CachedKey& c,
                                         std::string_view name);
+  /// direct_key() for `c`, the next key of o's clean shape, read as
+  /// `name`.
+  [[gnu::always_inline]] Flow shaped_key(Open& o, CachedKey& c,
+                                         std::string_view name, char first);
+  /// shaped_key() for a key whose step is dead, or in a quiet object.
+  [[gnu::always_inline]] Flow dead_key(Open& o, CachedKey& c,
+                                       std::string_view name, char first);
   /// direct_key() for a key of the shape whose step is live (kLive,
   /// kDeferred): a date of a deferred object is held for string_date();
   /// else the tracker hears the key, and the value goes the general way.
@@ -510,8 +542,12 @@ class FusedFeatures final : public Handler {
   // ISO texts at date paths are written at a fixed offset as a pattern
   // or ISO 8601: string_date() goes from the text to the formatted date.
   bool fast_dates_ = false;
-  bool drop_ = false;       // --nulls=drop or drop-all
-  bool drop_all_ = false;   // also null array elements
+  bool drop_ = false;      // --nulls=drop or drop-all
+  bool drop_all_ = false;  // also null array elements
+  // While dropping nulls, bits ('n' & 63) and ('\0' & 63): the first bytes
+  // of the values for which dead_key() holds or drops the key (other bytes
+  // that set these bits are not values, and go that way too).
+  std::uint64_t hold_firsts_ = 0;
   bool stopped_ = false;    // the consumer said stop to a held key
   bool fast_keys_ = false;  // cache_ and not stopped_: on_key()'s fast path
   // The key held back until its value comes (and shows whether the

@@ -200,6 +200,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
     : next_(next),
       drop_(o.nulls != NullPolicy::keep),
       drop_all_(o.nulls == NullPolicy::drop_all) {
+  if (drop_) hold_firsts_ = std::uint64_t{1} << ('n' & 63) | 1;
   if (o.date_fields) {
     date_reader_.emplace(std::move(*o.date_fields));
     tracker_.emplace(date_reader_->options().fields);
@@ -271,35 +272,72 @@ template <class Next>
   if (o.next != o.stop) [[likely]] {
     // The next key of a clean shape: renamed and checked already.
     CachedKey& c = *o.next;
-    if (same_name(*o.shape, c, name)) {
-      if (direct_ >= kLive && !c.step.dead) [[unlikely]] {
-        // A member a rule may select in: its value goes the general way.
-        return live_member(o, c, name, first);
-      }
-      // A null, or a value not seen yet ('\0'), matters only when nulls
-      // are dropped: the byte is tested first, as most values are neither.
-      if (!((first == 'n' || first == '\0') && drop_)) [[likely]] {
-        ++o.next;
-        key_slot_ = &c;
-        return sent(send_cached(c));
-      }
-      if (first == 'n') {
-        ++o.next;
-        key_slot_ = &c;
-        c.dropped = o.serial;
-        return Flow::skip;
-      }
-      // Without the value's first byte, a key that may be dropped is held.
-    }
+    if (same_name(*o.shape, c, name)) return shaped_key(o, c, name, first);
   } else if (direct_ == kUnshaped) {
     Flow f;
     if (direct_unshaped(name, first, f)) return f;
   }
+  return indirect_key(name);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::shaped_key(
+    Open& o, CachedKey& c, std::string_view name, char first) {
+  if (direct_ >= kLive && !c.step.dead) [[unlikely]] {
+    // A member a rule may select in: its value goes the general way.
+    return live_member(o, c, name, first);
+  }
+  return dead_key(o, c, name, first);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::dead_key(
+    Open& o, CachedKey& c, std::string_view name, char first) {
+  // A null, or a value not seen yet ('\0'), matters only when nulls are
+  // dropped.
+  if (((hold_firsts_ >> (static_cast<unsigned char>(first) & 63)) & 1) == 0)
+      [[likely]] {
+    ++o.next;
+    key_slot_ = &c;
+    return sent(send_repeated(c));
+  }
+  if (first == 'n') {
+    ++o.next;
+    key_slot_ = &c;
+    c.dropped = o.serial;
+    return Flow::skip;
+  }
+  // Without the value's first byte, a key that may be dropped is held.
+  return indirect_key(name);
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::indirect_key(std::string_view name) {
   if (direct_ == kDeferred) [[unlikely]] {
     catch_up();
   }
   leave_direct();
   return on_key(name, true);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_key(
+    std::string_view raw, char first, Flow& f) {
+  if constexpr (kDirect) {
+    if (direct_ == kOff) return false;
+    Open& o = *top_;
+    if (o.next == o.stop) return false;
+    // Bytes equal to a name without a backslash have none either.
+    CachedKey& c = *o.next;
+    if (!c.raw || !same_name(*o.shape, c, raw)) return false;
+    f = dead_key(o, c, raw, first);
+    return true;
+  } else {
+    static_cast<void>(raw);
+    static_cast<void>(first);
+    static_cast<void>(f);
+    return false;
+  }
 }
 
 template <class Next>
@@ -383,6 +421,16 @@ template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_cached(
     const CachedKey& c) {
   return send_name(c.out, true, true);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_repeated(
+    CachedKey& c) {
+  if constexpr (detail::TakesRepeatedKeys<Next>) {
+    return next_.repeated_key(c.out, c.text, c.text_tag);
+  } else {
+    return send_cached(c);
+  }
 }
 
 template <class Next>
@@ -544,7 +592,7 @@ void FusedFeatures<Next>::find_new_key(Open& o, std::string_view name,
   // Quiet: the step is never replayed (the shape's context is dead).
   if (live_ != nullptr) c.step = live_->last_key_step();
   o.names.append(name);
-  o.keys.push_back(c);
+  o.keys.push_back(std::move(c));
   key_slot_ = &o.keys.back();
 }
 
@@ -712,6 +760,12 @@ void FusedFeatures<Next>::reshape(Open& o) {
   }
   // The same as when the object opened: its members' levels are left.
   if (tracker_) s.context = context();
+  // The keys raw_key() may take: followed while the tracker is live (the
+  // object's direct_ is kLive or kDeferred) only in this context.
+  for (CachedKey& c : s.keys) {
+    c.raw = name_of(s.names, c).find('\\') == std::string_view::npos &&
+            (!tracker_ || s.context.dead || c.step.dead);
+  }
 }
 
 template <class Next>
@@ -894,8 +948,16 @@ template <class Next>
   if (drop_all_) in_array_.push_back(is_array);
   if (quiet_ != 0) ++quiet_;
   push_open(is_array);
-  update_direct();
-  top_->direct = direct_;
+  // update_direct(), knowing what a direct container's child is: the
+  // tracker is not live (quiet, or a deferred object's) and nothing is
+  // muted.
+  Open& o = *top_;
+  if (!is_array) {
+    direct_ = o.shape == nullptr ? kUnshaped : kDirectValues;
+  } else {
+    direct_ = drop_all_ ? kOff : kDirectValues;
+  }
+  o.direct = direct_;
   return f;
 }
 

@@ -91,6 +91,10 @@ const char* const kDocs[] = {
         {"p":{"q":3},"r":[{"s":4}],"t":[[{"u":6}]],"createdAt":"2024-01-06"}])",
     // A record key that needs escaping, and a record with escaped keys.
     R"([{"a\u0042":1,"aB":null},{"aB":2,"a\u0042":null},{"aB":3,"a\u0042":4}])",
+    // A shape's name with a backslash, then the same bytes in the text,
+    // which are another name there ("aB"): a name read as it is in the text
+    // matches only names without one.
+    R"([{"a\\u0042":1,"xY":2},{"a\u0042":1,"xY":2},{"a\u0042":1,"xY":2}])",
     R"({"createdAt":"2024-01-02T03:04:05Z"} {"createdAt":"x"} {"userId":1})",
     R"([{"createdAt":"2024-01-02"},{"createdAt":"2024-01-03"},{"createdAt":5}])",
     // Containers opened in direct ones at one depth, of different modes

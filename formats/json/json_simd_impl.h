@@ -831,7 +831,12 @@ inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
     return false;
   }
   Flow kf = Flow::visit;
-  if (!has_backslash(raw.data(), raw.size())) {
+  // The key the handler expects next needs no scan for escapes.
+  bool taken = false;
+  if constexpr (kPeeksValue<H>) taken = h_.raw_key(raw, at(i + 2), kf);
+  if (taken) {
+    // Sent.
+  } else if (!has_backslash(raw.data(), raw.size())) {
     if constexpr (kPeeksValue<H>) {
       kf = h_.plain_key(raw, at(i + 2));
     } else if constexpr (kTakesPlainText<H>) {

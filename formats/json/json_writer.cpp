@@ -457,6 +457,21 @@ Flow JsonWriter::plain_key_general(std::string_view name) {
   return Flow::visit;
 }
 
+Flow JsonWriter::repeated_key_general(std::string_view name, std::string& text,
+                                      std::size_t& tag) {
+  if (slow_ != 0 || name.size() > kLongText) {
+    return direct_key(name, name.size() + kWordCopy);
+  }
+  // The text of key_fast(), with its comma, for this depth.
+  text.assign(sep_, 1 + nl_);
+  text += '"';
+  text += name;
+  text.append("\": ", colon_);
+  text.append(kWordCopy, '\0');
+  tag = nl_;
+  return repeated_key(name, text, tag);
+}
+
 void JsonWriter::write_string(std::string_view s, const char* color) {
   if (color != nullptr) out_.write(color);
   const bool ascii = opt_.ascii;

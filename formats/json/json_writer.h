@@ -69,6 +69,14 @@ class JsonWriter final : public Writer {
   void direct_int(std::int64_t v);
   static constexpr std::size_t kWordCopy = 32;
 
+  /// direct_key() for a name written again and again (the keys of the
+  /// records FusedFeatures has seen): `text` keeps what is written before
+  /// the value, the separator, the quoted name and the colon, as made for
+  /// the depth `tag` names, followed by kWordCopy zero bytes. Made (or
+  /// remade) when the depth differs, it is then copied in whole blocks.
+  /// `name` has kWordCopy bytes readable past its end.
+  Flow repeated_key(std::string_view name, std::string& text, std::size_t& tag);
+
   /// Declares [begin, begin + size) readable until clear_readable() (the
   /// JSON reader's padded input): plain keys, strings and numbers that
   /// start there at least kWordCopy bytes before its end are copied in
@@ -145,6 +153,8 @@ class JsonWriter final : public Writer {
   void end_array_general();
   Flow key_general(std::string_view name);
   Flow plain_key_general(std::string_view name);
+  Flow repeated_key_general(std::string_view name, std::string& text,
+                            std::size_t& tag);
   void plain_string_general(std::string_view utf8);
   void string_value_general(std::string_view utf8);
   void double_value_general(double v);
@@ -380,6 +390,25 @@ inline char* put_int(char* p, std::int64_t v) {
     std::string_view name, std::size_t readable) {
   if (slow_ != 0 || name.size() > kLongText) return plain_key_general(name);
   return key_fast(name, readable >= kWordCopy);
+}
+
+[[gnu::always_inline]] inline Flow JsonWriter::repeated_key(
+    std::string_view name, std::string& text, std::size_t& tag) {
+  if (tag != nl_ || slow_ != 0) [[unlikely]] {
+    return repeated_key_general(name, text, tag);
+  }
+  // Made with the comma, which the first member skips.
+  const std::size_t skip = first_ ? 1 : 0;
+  const std::size_t n = text.size() - kWordCopy - skip;
+  const char* from = text.data() + skip;
+  char* p = out_.reserve(n + kWordCopy);
+  std::memcpy(p, from, kWordCopy);
+  for (std::size_t k = kWordCopy; k < n; k += kWordCopy) {
+    std::memcpy(p + k, from + k, kWordCopy);
+  }
+  out_.commit(p + n);
+  first_ = false;
+  return Flow::visit;
 }
 
 [[gnu::always_inline]] inline void JsonWriter::plain_string(

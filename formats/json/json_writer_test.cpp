@@ -51,6 +51,7 @@ struct Event {
     key,
     plain_key,
     direct_key,
+    repeated_key,
     string_value,
     plain_string,
     direct_string,
@@ -66,6 +67,7 @@ struct Event {
   Kind kind;
   std::string_view text;
   std::size_t readable = 0;  // direct_*: how far text may be read
+  std::size_t slot = 0;      // repeated_key: which name of the document
   std::int64_t i = 0;
   std::uint64_t u = 0;
   double d = 0;
@@ -75,6 +77,13 @@ struct Event {
 
 void replay(const std::vector<Event>& events, jbx::JsonWriter& w) {
   using K = Event::Kind;
+  // What the writer keeps for each repeated name, as FusedFeatures keeps it
+  // for the keys of records.
+  struct Kept {
+    std::string text;
+    std::size_t tag = SIZE_MAX;
+  };
+  std::vector<Kept> kept;
   for (const Event& e : events) {
     switch (e.kind) {
       case K::begin_object:
@@ -97,6 +106,10 @@ void replay(const std::vector<Event>& events, jbx::JsonWriter& w) {
         break;
       case K::direct_key:
         w.direct_key(e.text, e.readable);
+        break;
+      case K::repeated_key:
+        if (kept.size() <= e.slot) kept.resize(e.slot + 1);
+        w.repeated_key(e.text, kept[e.slot].text, kept[e.slot].tag);
         break;
       case K::string_value:
         w.string_value(e.text);
@@ -225,6 +238,7 @@ std::string reference(const std::vector<Event>& events, jbx::WriteOptions o) {
       case K::key:
       case K::plain_key:
       case K::direct_key:
+      case K::repeated_key:
         before_item();
         quoted(e.text);
         out += pretty ? ": " : ":";
@@ -395,6 +409,31 @@ class EventMaker {
   }
 
   void key() {
+    // Some names recur, at any depth, as the keys of records do.
+    if (!names_.empty() && chance(3)) {
+      events_.push_back(names_[static_cast<std::size_t>(
+          pick(static_cast<int>(names_.size())))]);
+      return;
+    }
+    if (chance(4)) {
+      // kWordCopy bytes readable past the name's end, as repeated_key()
+      // needs: the arena has them.
+      const std::string s =
+          text(static_cast<std::size_t>(pick(70)), /*escapes=*/false);
+      Event e{};
+      e.kind = Event::Kind::repeated_key;
+      e.text = place(s, e.readable);
+      const bool in_arena = e.text.data() >= arena_.data() &&
+                            e.text.data() < arena_.data() + arena_.size();
+      if (!in_arena) {
+        own_.back().append(jbx::JsonWriter::kWordCopy, '\0');
+        e.text = std::string_view(own_.back()).substr(0, s.size());
+      }
+      e.slot = names_.size();
+      names_.push_back(e);
+      events_.push_back(e);
+      return;
+    }
     add_text(Event::Kind::plain_key, Event::Kind::direct_key, Event::Kind::key);
   }
 
@@ -474,6 +513,7 @@ class EventMaker {
   std::size_t used_ = 0;
   std::deque<std::string> own_;
   std::vector<Event> events_;
+  std::vector<Event> names_;  // the repeated_key events so far
   std::vector<Event::Kind> opened_;
 };
 
