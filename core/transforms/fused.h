@@ -484,6 +484,9 @@ class FusedFeatures final : public Handler {
   void open_renamer_level();
   // push_open() and pop_open() run for every container: inline, with
   // the rare work out of line.
+  /// kInDirect: in open_direct(), where a container is open and the
+  /// tracker is not live.
+  template <bool kInDirect = false>
   [[gnu::always_inline]] void push_open(bool is_array);
   [[gnu::always_inline]] void pop_open();
   void grow_open();
@@ -544,6 +547,9 @@ class FusedFeatures final : public Handler {
   bool fast_dates_ = false;
   bool drop_ = false;      // --nulls=drop or drop-all
   bool drop_all_ = false;  // also null array elements
+  // Closing a container is pop_open() alone (cache_, no drop-all, no eager
+  // levels).
+  bool close_simple_ = false;
   // While dropping nulls, bits ('n' & 63) and ('\0' & 63): the first bytes
   // of the values for which dead_key() holds or drops the key (other bytes
   // that set these bits are not values, and go that way too).
@@ -581,7 +587,15 @@ class FusedFeatures final : public Handler {
   // value, while its keys follow the shape and the members its rules
   // select are date strings, which the shape's steps tell; anything else
   // (another key, another value there) first catches the tracker up.
-  enum : std::uint8_t { kOff, kDirectValues, kUnshaped, kLive, kDeferred };
+  // (In this order: the first three open their children directly, the
+  // last two are live.)
+  enum : std::uint8_t { kOff, kDirectValues, kUnshaped, kDeferred, kLive };
+  /// Whether a container in the innermost one opens directly
+  /// (open_direct()).
+  bool opens_direct() const {
+    return static_cast<unsigned>(direct_ - kDirectValues) <
+           unsigned{kDeferred - kDirectValues + 1};
+  }
   std::uint8_t direct_ = kOff;
   // A member left the direct way (leave_direct()): its value ends back in
   // the direct object, in this state.

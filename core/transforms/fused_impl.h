@@ -216,6 +216,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   fast_keys_ = cache_;
   shaped_ = keys_ || tracker_;
   eager_levels_ = keys_ && !cache_;
+  close_simple_ = cache_ && !drop_all_ && !eager_levels_;
 }
 
 template <class Next>
@@ -283,7 +284,7 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::shaped_key(
     Open& o, CachedKey& c, std::string_view name, char first) {
-  if (direct_ >= kLive && !c.step.dead) [[unlikely]] {
+  if (direct_ >= kDeferred && !c.step.dead) [[unlikely]] {
     // A member a rule may select in: its value goes the general way.
     return live_member(o, c, name, first);
   }
@@ -646,12 +647,13 @@ typename FusedFeatures<Next>::Shape* FusedFeatures<Next>::new_shape(
 }
 
 template <class Next>
+template <bool kInDirect>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::push_open(
     bool is_array) {
   // The place of this container's objects: the root, the value of the key
   // just read, or the elements of the array it is in.
   Shape** place = &root_;
-  if (top_ != nullptr) {
+  if (kInDirect || top_ != nullptr) {
     place = top_->is_array
                 ? top_->place
                 : (key_slot_ != nullptr ? &key_slot_->child : nullptr);
@@ -683,8 +685,9 @@ template <class Next>
   }
   o.next = s->keys.data();
   o.stop = s->fast_stop;
-  if (tracker_ && !(live_ != nullptr ? live_->in_context(s->context)
-                                     : s->context.dead)) [[unlikely]] {
+  if (tracker_ &&
+      !(!kInDirect && live_ != nullptr ? live_->in_context(s->context)
+                                       : s->context.dead)) [[unlikely]] {
     unfollow(o);
   }
 }
@@ -947,7 +950,7 @@ template <class Next>
   }
   if (drop_all_) in_array_.push_back(is_array);
   if (quiet_ != 0) ++quiet_;
-  push_open(is_array);
+  push_open<true>(is_array);
   // update_direct(), knowing what a direct container's child is: the
   // tracker is not live (quiet, or a deferred object's) and nothing is
   // muted.
@@ -974,8 +977,7 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::begin_object() {
   if constexpr (kDirect) {
-    if (direct_ == kDirectValues || direct_ == kUnshaped ||
-        direct_ == kDeferred) {
+    if (opens_direct()) {
       return open_direct(next_.begin_object(), false);
     }
     if (direct_ == kLive) [[unlikely]] {
@@ -993,9 +995,13 @@ template <class Next>
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::end_object() {
-  if (drop_all_) in_array_.pop_back();
-  if (cache_) pop_open();
-  if (eager_levels_) keys_->close_object();
+  if (close_simple_) [[likely]] {
+    pop_open();
+  } else {
+    if (drop_all_) in_array_.pop_back();
+    if (cache_) pop_open();
+    if (eager_levels_) keys_->close_object();
+  }
   next_.end_object();
   closed();
   restore_direct();
@@ -1004,8 +1010,7 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::begin_array() {
   if constexpr (kDirect) {
-    if (direct_ == kDirectValues || direct_ == kUnshaped ||
-        direct_ == kDeferred) {
+    if (opens_direct()) {
       return open_direct(next_.begin_array(), true);
     }
     if (direct_ == kLive) [[unlikely]] {
@@ -1023,8 +1028,12 @@ template <class Next>
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::end_array() {
-  if (drop_all_) in_array_.pop_back();
-  if (cache_) pop_open();
+  if (close_simple_) [[likely]] {
+    pop_open();
+  } else {
+    if (drop_all_) in_array_.pop_back();
+    if (cache_) pop_open();
+  }
   next_.end_array();
   closed();
   restore_direct();
