@@ -587,14 +587,14 @@ class FusedFeatures final : public Handler {
   // value, while its keys follow the shape and the members its rules
   // select are date strings, which the shape's steps tell; anything else
   // (another key, another value there) first catches the tracker up.
-  // (In this order: the first three open their children directly, the
-  // last two are live.)
-  enum : std::uint8_t { kOff, kDirectValues, kUnshaped, kDeferred, kLive };
+  // (In this order: raw_key() takes keys past kUnshaped, the three from
+  // kUnshaped open their children directly, the last two are live.)
+  enum : std::uint8_t { kOff, kUnshaped, kDirectValues, kDeferred, kLive };
   /// Whether a container in the innermost one opens directly
   /// (open_direct()).
   bool opens_direct() const {
-    return static_cast<unsigned>(direct_ - kDirectValues) <
-           unsigned{kDeferred - kDirectValues + 1};
+    return static_cast<unsigned>(direct_ - kUnshaped) <
+           unsigned{kDeferred - kUnshaped + 1};
   }
   std::uint8_t direct_ = kOff;
   // A member left the direct way (leave_direct()): its value ends back in

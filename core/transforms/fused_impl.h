@@ -269,14 +269,17 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::direct_key(
     std::string_view name, char first) {
+  // (raw_key() has taken most keys of shapes.)
+  if (direct_ == kUnshaped) {
+    Flow f;
+    if (direct_unshaped(name, first, f)) return f;
+    return indirect_key(name);
+  }
   Open& o = *top_;
   if (o.next != o.stop) [[likely]] {
     // The next key of a clean shape: renamed and checked already.
     CachedKey& c = *o.next;
     if (same_name(*o.shape, c, name)) return shaped_key(o, c, name, first);
-  } else if (direct_ == kUnshaped) {
-    Flow f;
-    if (direct_unshaped(name, first, f)) return f;
   }
   return indirect_key(name);
 }
@@ -325,7 +328,9 @@ template <class Next>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_key(
     std::string_view raw, char first, Flow& f) {
   if constexpr (kDirect) {
-    if (direct_ == kOff) return false;
+    // Objects with a shape whose keys may go direct (not kUnshaped, where
+    // a name is sent as it is, so its escapes must be known).
+    if (direct_ <= kUnshaped) return false;
     Open& o = *top_;
     if (o.next == o.stop) return false;
     // Bytes equal to a name without a backslash have none either.
@@ -373,8 +378,10 @@ void FusedFeatures<Next>::catch_up() {
 template <class Next>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::direct_unshaped(
     std::string_view name, char first, Flow& f) {
-  if ((first == 'n' || first == '\0') && drop_) [[unlikely]] {
-    // Nothing is recorded of a member dropped: it cannot collide.
+  if ((hold_firsts_ >> (static_cast<unsigned char>(first) & 63)) & 1)
+      [[unlikely]] {
+    // Nothing is recorded of a member dropped: it cannot collide. (Other
+    // bytes with these bits are no values: the general way reports them.)
     f = Flow::skip;
     return first == 'n';
   }

@@ -317,6 +317,21 @@ case("key_case_collision_in_a_map_dropping_nulls",
      stderr='jbx: error: <stdin>:1:52: --key-case=snake: keys "a_b" and '
             '"aB" both become "a_b"\n'
             '  ' + MAPS + '\n' + ' ' * 53 + '^\n')
+# Records whose keys repeat, at several depths: the writer keeps each
+# renamed key's text (separator, indent, name, colon) for the depth it
+# was made at, and remakes it at another.
+DEPTHS = ('[{"userId":1,"tags":{"aB":null,"cD":2}},[{"userId":2,"tags":'
+          '{"aB":1,"cD":null}},[{"userId":3,"tags":{"aB":1,"cD":2}}]],'
+          '{"userId":4,"tags":{"aB":1,"cD":2}}]')
+case("key_case_records_at_several_depths",
+     ["fmt", "--indent=1", "--key-case", "snake", "--nulls=drop"],
+     stdin=DEPTHS,
+     stdout='[\n {\n  "user_id": 1,\n  "tags": {\n   "c_d": 2\n  }\n },\n'
+            ' [\n  {\n   "user_id": 2,\n   "tags": {\n    "a_b": 1\n   }\n'
+            '  },\n  [\n   {\n    "user_id": 3,\n    "tags": {\n'
+            '     "a_b": 1,\n     "c_d": 2\n    }\n   }\n  ]\n ],\n'
+            ' {\n  "user_id": 4,\n  "tags": {\n   "a_b": 1,\n'
+            '   "c_d": 2\n  }\n }\n]\n')
 case("key_case_with_sort", ["fmt", "-c", "-S", "--key-case", "snake"],
      stdin='{"bB":1,"aA":2}', stdout='{"a_a":2,"b_b":1}\n')
 
