@@ -1298,7 +1298,25 @@ char* DatePattern::format_iso_text(std::string_view iso, std::int32_t offset,
                                    char* p) const {
   IsoParts r;
   if (!has_layout_ || !parse_iso_parts(iso, r)) return nullptr;
+  // Where the pairs of digits of compile_layout()'s fields are in the
+  // text: "yyyy-MM-ddTHH:mm:ss".
+  static constexpr std::array<std::uint8_t, 7> kAt = {0, 2, 5, 8, 11, 14, 17};
   if (r.offset != offset) {
+    // Offsets of whole minutes that keep the date (most): only the hour
+    // and minute change.
+    const std::int32_t shift = offset - r.offset;
+    const std::int32_t minutes =
+        static_cast<std::int32_t>(r.hour * 60 + r.minute) + shift / 60;
+    if (shift % 60 == 0 && minutes >= 0 && minutes < 24 * 60) {
+      std::memcpy(p, layout_.data(), kLayoutWidth);
+      for (const std::size_t k : {0, 1, 2, 3, 6}) {
+        std::memcpy(p + pair_pos_[k], iso.data() + kAt[k], 2);
+      }
+      const auto m = static_cast<std::uint32_t>(minutes);
+      std::memcpy(p + pair_pos_[4], kPairs + 2 * (m / 60), 2);
+      std::memcpy(p + pair_pos_[5], kPairs + 2 * (m % 60), 2);
+      return p + layout_size_;
+    }
     Fields f;
     set_fields(r, f);
     shift_fields(f, offset - r.offset);
@@ -1306,9 +1324,6 @@ char* DatePattern::format_iso_text(std::string_view iso, std::int32_t offset,
     if (f.year < 0 || f.year > 9999) return nullptr;
     return format_to(f, p);
   }
-  // Where the pairs of digits of compile_layout()'s fields are in the
-  // text: "yyyy-MM-ddTHH:mm:ss".
-  static constexpr std::array<std::uint8_t, 7> kAt = {0, 2, 5, 8, 11, 14, 17};
   std::memcpy(p, layout_.data(), kLayoutWidth);
   for (std::size_t k = 0; k < kAt.size(); ++k) {
     std::memcpy(p + pair_pos_[k], iso.data() + kAt[k], 2);
