@@ -422,6 +422,9 @@ class FusedFeatures final : public Handler {
     // The renamer has a level for this object. Opened when first needed:
     // an object that follows a clean shape needs none.
     bool renaming = false;
+    // Opened by open_direct(): quiet_ does not count it, and closed() is
+    // not called when it closes.
+    bool direct_child = false;
     // direct_ for its members or elements (kDirect), as update_direct()
     // set it when it opened: what it is again when a child closes.
     std::uint8_t direct = 0;
@@ -489,7 +492,8 @@ class FusedFeatures final : public Handler {
   template <bool kInDirect = false>
   [[gnu::always_inline]] void push_open(bool is_array);
   [[gnu::always_inline]] void pop_open();
-  void grow_open();
+  /// One more Open: the new one.
+  Open* grow_open();
   /// push_open() for an object whose shape was recorded in another
   /// context of the tracker: it does not follow it (out of line, rare).
   [[gnu::noinline]] void unfollow(Open& o);
@@ -518,10 +522,9 @@ class FusedFeatures final : public Handler {
   std::deque<Shape> shapes_;  // stable addresses
   Shape* root_ = nullptr;
   std::vector<Open> open_;  // per open container, reused
-  Open* opens_ = nullptr;   // open_.data() and open_.size()
-  std::size_t open_count_ = 0;
-  Open* top_ = nullptr;  // the innermost, open_[depth_ - 1]
-  std::size_t depth_ = 0;
+  Open* opens_ = nullptr;   // open_.data() and its end
+  Open* opens_end_ = nullptr;
+  Open* top_ = nullptr;  // the innermost, or null
   std::uint64_t serial_ = 0;
   CachedKey* key_slot_ = nullptr;  // the last key's entry, or null
   bool key_checked_ = false;       // it needs no add_member()
@@ -533,7 +536,8 @@ class FusedFeatures final : public Handler {
   // that opens where no rule can select anything below (most of the
   // nested objects of records) is quiet: the tracker takes it as one
   // value and hears nothing of what is inside; `quiet_` counts the
-  // containers open from the outermost quiet one.
+  // containers open from the outermost quiet one, except those opened
+  // directly (which close before it).
   PathTracker* live_ = nullptr;
   std::size_t quiet_ = 0;
   // The tracker was not told of the member being read, the next key of

@@ -631,10 +631,11 @@ void FusedFeatures<Next>::open_renamer_level() {
 }
 
 template <class Next>
-void FusedFeatures<Next>::grow_open() {
+typename FusedFeatures<Next>::Open* FusedFeatures<Next>::grow_open() {
   open_.emplace_back();
   opens_ = open_.data();
-  open_count_ = open_.size();
+  opens_end_ = opens_ + open_.size();
+  return opens_end_ - 1;
 }
 
 template <class Next>
@@ -665,13 +666,15 @@ template <bool kInDirect>
                 ? top_->place
                 : (key_slot_ != nullptr ? &key_slot_->child : nullptr);
   }
-  if (depth_ == open_count_) [[unlikely]] {
-    grow_open();
+  Open* at = kInDirect || top_ != nullptr ? top_ + 1 : opens_;
+  if (at == opens_end_) [[unlikely]] {
+    at = grow_open();
   }
-  Open& o = opens_[depth_++];
+  Open& o = *at;
   top_ = &o;
   o.is_array = is_array;
   o.renaming = false;
+  o.direct_child = kInDirect;
   key_slot_ = nullptr;
   if (is_array) {
     o.place = place;
@@ -721,8 +724,7 @@ template <class Next>
     }
     if (o.renaming) keys_->close_object();
   }
-  --depth_;
-  top_ = depth_ > 0 ? top_ - 1 : nullptr;
+  top_ = top_ != opens_ ? top_ - 1 : nullptr;
 }
 
 template <class Next>
@@ -956,7 +958,8 @@ template <class Next>
     return opened(f, is_array);
   }
   if (drop_all_) in_array_.push_back(is_array);
-  if (quiet_ != 0) ++quiet_;
+  // (Not counted in quiet_: closed() is not called for it, and the
+  // container it is in is still open when it closes.)
   push_open<true>(is_array);
   // update_direct(), knowing what a direct container's child is: the
   // tracker is not live (quiet, or a deferred object's) and nothing is
@@ -1002,15 +1005,21 @@ template <class Next>
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::end_object() {
+  // The tracker was not told of a container opened directly.
+  bool direct_child = false;
   if (close_simple_) [[likely]] {
+    direct_child = top_->direct_child;
     pop_open();
   } else {
     if (drop_all_) in_array_.pop_back();
-    if (cache_) pop_open();
+    if (cache_) {
+      direct_child = top_->direct_child;
+      pop_open();
+    }
     if (eager_levels_) keys_->close_object();
   }
   next_.end_object();
-  closed();
+  if (!direct_child) closed();
   restore_direct();
 }
 
@@ -1035,14 +1044,19 @@ template <class Next>
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::end_array() {
+  bool direct_child = false;  // as in end_object()
   if (close_simple_) [[likely]] {
+    direct_child = top_->direct_child;
     pop_open();
   } else {
     if (drop_all_) in_array_.pop_back();
-    if (cache_) pop_open();
+    if (cache_) {
+      direct_child = top_->direct_child;
+      pop_open();
+    }
   }
   next_.end_array();
-  closed();
+  if (!direct_child) closed();
   restore_direct();
 }
 
@@ -1222,7 +1236,6 @@ void FusedFeatures<Next>::end_document() {
   direct_ = kOff;
   resume_direct_ = kOff;
   in_array_.clear();
-  depth_ = 0;
   top_ = nullptr;
   quiet_ = 0;
   muted_ = false;
