@@ -376,10 +376,12 @@ class FusedFeatures final : public Handler {
     // name read is compared in one or two words.
     std::array<std::uint64_t, 2> words{};
     std::uint64_t last_mask = 0;
-    // In a shape: raw_key() may take it. Its name has no backslash (so it
-    // is the same in JSON text), and no rule selects in its value where
-    // the shape is followed.
-    bool raw = false;
+    // In a shape: the name's size if raw_key() may take it, else SIZE_MAX.
+    // It may when the name has no backslash (so it is the same in JSON
+    // text), and no rule selects in its value where the shape is followed.
+    std::size_t raw_size = SIZE_MAX;
+    // The bits of the bytes past the name among its first 16.
+    std::uint32_t past_name = 0;
     const detail::KeyRenamer::Target* target = nullptr;  // as Renamed
     std::string_view renamed;  // with a target: the new name
     // In a shape: the name as written, with KeyRenamer::kPadding zero
@@ -442,6 +444,10 @@ class FusedFeatures final : public Handler {
   Flow send_cached(const CachedKey& c);
   /// send_cached() for a key of a shape, which the writer may keep.
   Flow send_repeated(CachedKey& c);
+  /// Whether `raw`, a name as it is in JSON text with 16 bytes readable,
+  /// is the name of `c`, a key of `s` that raw_key() may take.
+  static bool raw_name(const Shape& s, const CachedKey& c,
+                       std::string_view raw);
   /// Whether `name` (plain) is the name of `c`, a key of `s`.
   static bool same_name(const Shape& s, const CachedKey& c,
                         std::string_view name);

@@ -335,7 +335,7 @@ template <class Next>
     if (o.next == o.stop) return false;
     // Bytes equal to a name without a backslash have none either.
     CachedKey& c = *o.next;
-    if (!c.raw || !same_name(*o.shape, c, raw)) return false;
+    if (!raw_name(*o.shape, c, raw)) return false;
     f = dead_key(o, c, raw, first);
     return true;
   } else {
@@ -451,6 +451,28 @@ void FusedFeatures<Next>::set_words(CachedKey& c, std::string_view name) {
   std::memset(mask.data(), 0xff, n == 0 ? 0 : (n - 1) % 8 + 1);
   std::memcpy(c.words.data(), bytes.data(), 16);
   std::memcpy(&c.last_mask, mask.data(), 8);
+  c.past_name = 0xFFFFu & ~((1u << n) - 1);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_name(
+    const Shape& s, const CachedKey& c, std::string_view raw) {
+  const std::size_t n = raw.size();
+  if (n != c.raw_size) return false;
+#if defined(__SSE2__)
+  // The first 16 bytes in one comparison (16 are readable).
+  const __m128i v =
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw.data()));
+  const __m128i w =
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(c.words.data()));
+  const auto equal =
+      static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, w)));
+  if ((equal | c.past_name) != 0xFFFF) return false;
+  return n <= 16 ||
+         std::memcmp(raw.data() + 16, s.names.data() + c.at + 16, n - 16) == 0;
+#else
+  return same_name(s, c, raw);
+#endif
 }
 
 template <class Next>
@@ -775,8 +797,9 @@ void FusedFeatures<Next>::reshape(Open& o) {
   // The keys raw_key() may take: followed while the tracker is live (the
   // object's direct_ is kLive or kDeferred) only in this context.
   for (CachedKey& c : s.keys) {
-    c.raw = name_of(s.names, c).find('\\') == std::string_view::npos &&
-            (!tracker_ || s.context.dead || c.step.dead);
+    const bool raw = name_of(s.names, c).find('\\') == std::string_view::npos &&
+                     (!tracker_ || s.context.dead || c.step.dead);
+    c.raw_size = raw ? c.size : SIZE_MAX;
   }
 }
 
