@@ -498,6 +498,10 @@ class FusedFeatures final : public Handler {
   template <bool kInDirect = false>
   [[gnu::always_inline]] void push_open(bool is_array);
   [[gnu::always_inline]] void pop_open();
+  /// What closing a container does before the consumer hears of it (the
+  /// close of drop-all, the cache and eager renamer levels): answers
+  /// whether it was opened directly.
+  [[gnu::always_inline]] bool close_open(bool is_array);
   /// One more Open: the new one.
   Open* grow_open();
   /// push_open() for an object whose shape was recorded in another

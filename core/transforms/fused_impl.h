@@ -1027,20 +1027,27 @@ template <class Next>
 }
 
 template <class Next>
-[[gnu::always_inline]] inline void FusedFeatures<Next>::end_object() {
-  // The tracker was not told of a container opened directly.
-  bool direct_child = false;
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::close_open(
+    bool is_array) {
   if (close_simple_) [[likely]] {
+    const bool direct_child = top_->direct_child;
+    pop_open();
+    return direct_child;
+  }
+  bool direct_child = false;
+  if (drop_all_) in_array_.pop_back();
+  if (cache_) {
     direct_child = top_->direct_child;
     pop_open();
-  } else {
-    if (drop_all_) in_array_.pop_back();
-    if (cache_) {
-      direct_child = top_->direct_child;
-      pop_open();
-    }
-    if (eager_levels_) keys_->close_object();
   }
+  if (eager_levels_ && !is_array) keys_->close_object();
+  return direct_child;
+}
+
+template <class Next>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::end_object() {
+  // The tracker was not told of a container opened directly.
+  const bool direct_child = close_open(false);
   next_.end_object();
   if (!direct_child) closed();
   restore_direct();
@@ -1067,17 +1074,7 @@ template <class Next>
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::end_array() {
-  bool direct_child = false;  // as in end_object()
-  if (close_simple_) [[likely]] {
-    direct_child = top_->direct_child;
-    pop_open();
-  } else {
-    if (drop_all_) in_array_.pop_back();
-    if (cache_) {
-      direct_child = top_->direct_child;
-      pop_open();
-    }
-  }
+  const bool direct_child = close_open(true);  // as in end_object()
   next_.end_array();
   if (!direct_child) closed();
   restore_direct();
