@@ -568,6 +568,12 @@ class FusedFeatures final : public Handler {
   // of the values for which dead_key() holds or drops the key (other bytes
   // that set these bits are not values, and go that way too).
   std::uint64_t hold_firsts_ = 0;
+  /// Whether a member whose value starts with `first` is held or dropped
+  /// (hold_firsts_).
+  [[gnu::always_inline]] bool holds(char first) const {
+    return ((hold_firsts_ >> (static_cast<unsigned char>(first) & 63)) & 1) !=
+           0;
+  }
   bool stopped_ = false;    // the consumer said stop to a held key
   bool fast_keys_ = false;  // cache_ and not stopped_: on_key()'s fast path
   // The key held back until its value comes (and shows whether the

@@ -299,8 +299,7 @@ template <class Next>
     Open& o, CachedKey& c, std::string_view name, char first) {
   // A null, or a value not seen yet ('\0'), matters only when nulls are
   // dropped.
-  if (((hold_firsts_ >> (static_cast<unsigned char>(first) & 63)) & 1) == 0)
-      [[likely]] {
+  if (!holds(first)) [[likely]] {
     ++o.next;
     key_slot_ = &c;
     return sent(send_repeated(c));
@@ -378,8 +377,7 @@ void FusedFeatures<Next>::catch_up() {
 template <class Next>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::direct_unshaped(
     std::string_view name, char first, Flow& f) {
-  if ((hold_firsts_ >> (static_cast<unsigned char>(first) & 63)) & 1)
-      [[unlikely]] {
+  if (holds(first)) [[unlikely]] {
     // Nothing is recorded of a member dropped: it cannot collide. (Other
     // bytes with these bits are no values: the general way reports them.)
     f = Flow::skip;
