@@ -169,6 +169,9 @@ class DatePattern {
   char* format_iso_text(std::string_view iso, std::int32_t offset,
                         char* out) const;
   static constexpr std::size_t kFormatIsoRoom = 34;
+  /// Whether the pattern is one format_iso_text() writes: numbers and
+  /// literals only.
+  bool has_layout() const { return has_layout_; }
   /// True when no text this pattern writes needs escaping in a JSON
   /// string (no quote, backslash or control character).
   bool escape_free() const { return escape_free_; }

@@ -43,6 +43,8 @@ DateFormatter::DateFormatter(DateFormat format) : f_(std::move(format)) {
   if (fixed_zone_) fixed_state_ = f_.zone.at(0);
   instants_fixed_ = fixed_zone_ && (f_.kind == DateFormat::Kind::pattern ||
                                     f_.kind == DateFormat::Kind::iso8601);
+  iso_in_place_ = instants_fixed_ && f_.kind == DateFormat::Kind::pattern &&
+                  f_.pattern.has_layout() && f_.pattern.escape_free();
 }
 
 const dt::TimeZone& DateFormatter::zone_named(std::string_view name) {

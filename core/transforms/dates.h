@@ -62,6 +62,14 @@ class DateFormatter {
   /// reads, when the format is a pattern of numbers and literals: false
   /// (and `r` unset) otherwise.
   bool format_iso_text(std::string_view iso, Result& r);
+  /// Whether format_iso_text() applies, with a text that needs no
+  /// escaping in a JSON string: then format_iso_to() writes it in place.
+  bool iso_in_place() const { return iso_in_place_; }
+  /// format_iso_text() at `out`, which has room for
+  /// datetime::DatePattern::kFormatIsoRoom bytes: the end, or nullptr.
+  char* format_iso_to(std::string_view iso, char* out) const {
+    return f_.pattern.format_iso_text(iso, fixed_state_.offset, out);
+  }
 
  private:
   /// Writes `f`, a wall clock at the fixed offset, with instants_fixed().
@@ -73,6 +81,7 @@ class DateFormatter {
   // once.
   bool fixed_zone_ = false;
   bool instants_fixed_ = false;
+  bool iso_in_place_ = false;
   datetime::ZoneState fixed_state_;
   std::string buf_;
   std::vector<std::pair<std::string, datetime::TimeZone>> zones_;  // cache

@@ -273,7 +273,12 @@ class FusedFeatures final : public Handler {
   /// next key of a clean shape in an object whose keys go direct, and no
   /// rule selects in its value: equal to a name without a backslash, it
   /// needs no unescaping. Else answers false and does nothing.
-  bool raw_key(std::string_view raw, char first, Flow& f);
+  /// `value()` answers the text of the member's value between its quotes
+  /// when it is a closed string (a null data() otherwise): a date string
+  /// of a deferred object in the usual form is taken with its key, formatted
+  /// and sent, and `f` is Flow::skip, for the reader to pass over the value.
+  template <class Value>
+  bool raw_key(std::string_view raw, char first, const Value& value, Flow& f);
 
   /// The handler it sends to.
   Next& next() { return next_; }
@@ -379,6 +384,8 @@ class FusedFeatures final : public Handler {
     // In a shape: the name's size if raw_key() may take it, else SIZE_MAX.
     // It may when the name has no backslash (so it is the same in JSON
     // text), and no rule selects in its value where the shape is followed.
+    // A name without a backslash whose value a rule may select has its
+    // size with kDateName (raw_key() takes it with a date: raw_date()).
     std::size_t raw_size = SIZE_MAX;
     // The bits of the bytes past the name among its first 16.
     std::uint32_t past_name = 0;
@@ -445,9 +452,16 @@ class FusedFeatures final : public Handler {
   /// send_cached() for a key of a shape, which the writer may keep.
   Flow send_repeated(CachedKey& c);
   /// Whether `raw`, a name as it is in JSON text with 16 bytes readable,
-  /// is the name of `c`, a key of `s` that raw_key() may take.
-  static bool raw_name(const Shape& s, const CachedKey& c,
-                       std::string_view raw);
+  /// is the name of `c`, a key of `s` without a backslash, of `size` bytes.
+  static bool raw_name(const Shape& s, const CachedKey& c, std::string_view raw,
+                       std::size_t size);
+  /// raw_key() for `c`, the next key of o's clean shape, which has no
+  /// backslash and a step that may be live, read as `raw`: in a deferred
+  /// object, taken with its string value (`value()`) when a rule selects
+  /// it and the text is a date in the usual form.
+  template <class Value>
+  [[gnu::noinline]] bool raw_date(Open& o, CachedKey& c, std::string_view raw,
+                                  char first, Value value, Flow& f);
   /// Whether `name` (plain) is the name of `c`, a key of `s`.
   static bool same_name(const Shape& s, const CachedKey& c,
                         std::string_view name);
@@ -522,6 +536,8 @@ class FusedFeatures final : public Handler {
   // Shapes kept at most; beyond, new places are not cached until the
   // document ends.
   static constexpr std::size_t kMaxShapes = 4096;
+  // In CachedKey::raw_size: a name raw_key() takes only with a date.
+  static constexpr std::size_t kDateName = std::size_t{1} << 40;
   bool cache_ = false;  // keys_, tracker_ or drop_, with a replayable tracker
   // Objects have shapes: keys are renamed or the tracker replays their
   // steps. Dropping nulls alone needs neither: without a shape, a key is

@@ -324,8 +324,9 @@ Flow FusedFeatures<Next>::indirect_key(std::string_view name) {
 }
 
 template <class Next>
+template <class Value>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_key(
-    std::string_view raw, char first, Flow& f) {
+    std::string_view raw, char first, const Value& value, Flow& f) {
   if constexpr (kDirect) {
     // Objects with a shape whose keys may go direct (not kUnshaped, where
     // a name is sent as it is, so its escapes must be known).
@@ -334,15 +335,64 @@ template <class Next>
     if (o.next == o.stop) return false;
     // Bytes equal to a name without a backslash have none either.
     CachedKey& c = *o.next;
-    if (!raw_name(*o.shape, c, raw)) return false;
+    if (!raw_name(*o.shape, c, raw, c.raw_size)) [[unlikely]] {
+      // Tested only here, for keys not taken: a date's key.
+      if (c.raw_size != (raw.size() | kDateName)) return false;
+      return raw_date(o, c, raw, first, value, f);
+    }
     f = dead_key(o, c, raw, first);
     return true;
   } else {
     static_cast<void>(raw);
     static_cast<void>(first);
+    static_cast<void>(value);
     static_cast<void>(f);
     return false;
   }
+}
+
+template <class Next>
+template <class Value>
+bool FusedFeatures<Next>::raw_date(Open& o, CachedKey& c, std::string_view raw,
+                                   char first, Value value, Flow& f) {
+  // What live_member() and string_date() do for a date in the usual form,
+  // without holding the key: a string is never dropped. (A text with a
+  // backslash is no date in that form: it goes the general way, which
+  // also reports what is wrong.)
+  if (direct_ != kDeferred || first != '"' ||
+      !raw_name(*o.shape, c, raw, raw.size())) {
+    return false;
+  }
+  const std::string_view text = value();
+  if (text.data() == nullptr || tracker_->selected_by(c.step) < 0) {
+    return false;
+  }
+  if constexpr (detail::TakesRepeatedKeys<Next>) {
+    // Formatted where the writer puts it, after the key.
+    if (date_writer_->iso_in_place()) {
+      char* p = next_.repeated_member(c.text, c.text_tag,
+                                      datetime::DatePattern::kFormatIsoRoom);
+      if (p != nullptr) {
+        char* end = date_writer_->format_iso_to(text, p);
+        if (end == nullptr) return false;
+        ++o.next;
+        key_slot_ = &c;
+        next_.commit_string(end);
+        f = Flow::skip;  // sent: the reader passes over the value
+        return true;
+      }
+    }
+  }
+  DateFormatter::Result r;
+  if (!date_writer_->format_iso_text(text, r)) return false;
+  ++o.next;
+  key_slot_ = &c;
+  f = sent(send_repeated(c));
+  if (f == Flow::visit) {
+    send_date(r);
+    f = Flow::skip;  // sent: the reader passes over the value
+  }
+  return true;
 }
 
 template <class Next>
@@ -454,9 +504,10 @@ void FusedFeatures<Next>::set_words(CachedKey& c, std::string_view name) {
 
 template <class Next>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_name(
-    const Shape& s, const CachedKey& c, std::string_view raw) {
+    const Shape& s, const CachedKey& c, std::string_view raw,
+    std::size_t size) {
   const std::size_t n = raw.size();
-  if (n != c.raw_size) return false;
+  if (n != size) return false;
 #if defined(__SSE2__)
   // The first 16 bytes in one comparison (16 are readable).
   const __m128i v =
@@ -795,9 +846,9 @@ void FusedFeatures<Next>::reshape(Open& o) {
   // The keys raw_key() may take: followed while the tracker is live (the
   // object's direct_ is kLive or kDeferred) only in this context.
   for (CachedKey& c : s.keys) {
-    const bool raw = name_of(s.names, c).find('\\') == std::string_view::npos &&
-                     (!tracker_ || s.context.dead || c.step.dead);
-    c.raw_size = raw ? c.size : SIZE_MAX;
+    const bool plain = name_of(s.names, c).find('\\') == std::string_view::npos;
+    const bool dead = !tracker_ || s.context.dead || c.step.dead;
+    c.raw_size = !plain ? SIZE_MAX : dead ? c.size : c.size | kDateName;
   }
 }
 

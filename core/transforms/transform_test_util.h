@@ -17,14 +17,15 @@ namespace jbx::transforms::testing {
 using Make = std::function<std::unique_ptr<Handler>(Handler& next)>;
 
 /// Reads `json` (concatenated documents), sends it through make(writer),
-/// and returns the compact JSON written. Errors propagate.
-inline std::string run(std::string_view json, const Make& make) {
+/// and returns the JSON written, compact or pretty. Errors propagate.
+inline std::string run(std::string_view json, const Make& make,
+                       bool compact = true) {
   auto src = Source::from_memory("test", std::string(json));
   ReadOptions ro;
   auto reader = kJsonFormat.make_reader(*src, ro);
   StringSink sink;
   WriteOptions wo;
-  wo.compact = true;
+  wo.compact = compact;
   auto writer = kJsonFormat.make_writer(sink, wo);
   std::unique_ptr<Handler> t = make(*writer);
   while (reader->read_document(*t)) {

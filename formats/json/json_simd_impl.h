@@ -833,7 +833,13 @@ inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
   Flow kf = Flow::visit;
   // The key the handler expects next needs no scan for escapes.
   bool taken = false;
-  if constexpr (kPeeksValue<H>) taken = h_.raw_key(raw, at(i + 2), kf);
+  if constexpr (kPeeksValue<H>) {
+    // (The value's text is asked for only after its first byte, '"', was
+    // seen in this chunk; at_ is the key's token. Without a colon between
+    // them, the walk reports an error after the key.)
+    const auto value = [this] { return string_text(at_ + 2); };
+    taken = h_.raw_key(raw, at(i + 2), value, kf);
+  }
   if (taken) {
     // Sent.
   } else if (!has_backslash(raw.data(), raw.size())) {
@@ -980,7 +986,8 @@ object_field:
   }
   i += 2;
   if (!skip_next_) goto value;
-  // The handler skipped the member's value: passed over, not sent.
+  // The handler skipped the member's value, or sent it with the key (a
+  // date, FusedFeatures::raw_key()): passed over.
   skip_next_ = false;
   if constexpr (kPeeksValue<H>) {
     // A null dropped with its key (the token is in this chunk: its first

@@ -76,6 +76,15 @@ class JsonWriter final : public Writer {
   /// remade) when the depth differs, it is then copied in whole blocks.
   /// `name` has kWordCopy bytes readable past its end.
   Flow repeated_key(std::string_view name, std::string& text, std::size_t& tag);
+  /// repeated_key() of a kept `text` (as made for `tag`) with a string
+  /// value written in place: copies the key and the opening quote, and
+  /// answers where at most `bound` bytes of the string, needing no
+  /// escaping, go. Nothing counts as written until commit_string(). Null
+  /// when the key would be made again (repeated_key() then makes it).
+  char* repeated_member(const std::string& text, std::size_t tag,
+                        std::size_t bound);
+  /// Closes the string repeated_member() began, which ends at `end`.
+  void commit_string(char* end);
 
   /// Declares [begin, begin + size) readable until clear_readable() (the
   /// JSON reader's padded input): plain keys, strings and numbers that
@@ -168,6 +177,9 @@ class JsonWriter final : public Writer {
   Flow key_fast(std::string_view name, bool words);
   bool padded(std::string_view s) const;
   static char* copy_text(char* p, std::string_view s, bool words);
+  /// Copies a repeated key's `text` (repeated_key()) with `room` bytes
+  /// more reserved after it; returns its end.
+  char* copy_repeated(const std::string& text, std::size_t room);
 
   Sink& out_;
   WriteOptions opt_;
@@ -397,18 +409,39 @@ inline char* put_int(char* p, std::int64_t v) {
   if (tag != nl_ || slow_ != 0) [[unlikely]] {
     return repeated_key_general(name, text, tag);
   }
+  out_.commit(copy_repeated(text, 0));
+  first_ = false;
+  return Flow::visit;
+}
+
+[[gnu::always_inline]] inline char* JsonWriter::copy_repeated(
+    const std::string& text, std::size_t room) {
   // Made with the comma, which the first member skips.
   const std::size_t skip = first_ ? 1 : 0;
   const std::size_t n = text.size() - kWordCopy - skip;
   const char* from = text.data() + skip;
-  char* p = out_.reserve(n + kWordCopy);
+  char* p = out_.reserve(n + kWordCopy + room);
   std::memcpy(p, from, kWordCopy);
   for (std::size_t k = kWordCopy; k < n; k += kWordCopy) {
     std::memcpy(p + k, from + k, kWordCopy);
   }
-  out_.commit(p + n);
+  return p + n;
+}
+
+[[gnu::always_inline]] inline char* JsonWriter::repeated_member(
+    const std::string& text, std::size_t tag, std::size_t bound) {
+  if (tag != nl_ || slow_ != 0) [[unlikely]] {
+    return nullptr;
+  }
+  char* p = copy_repeated(text, bound + 2);
+  *p = '"';
+  return p + 1;
+}
+
+[[gnu::always_inline]] inline void JsonWriter::commit_string(char* end) {
+  *end = '"';
+  out_.commit(end + 1);
   first_ = false;
-  return Flow::visit;
 }
 
 [[gnu::always_inline]] inline void JsonWriter::plain_string(

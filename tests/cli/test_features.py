@@ -332,6 +332,22 @@ case("key_case_records_at_several_depths",
             '     "a_b": 1,\n     "c_d": 2\n    }\n   }\n  ]\n ],\n'
             ' {\n  "user_id": 4,\n  "tags": {\n   "a_b": 1,\n'
             '   "c_d": 2\n  }\n }\n]\n')
+# Records whose dates are written in place with their keys, at two depths, in
+# other offsets (across a day and a year), and one that is not a date.
+RECORD_DATES = ('[{"paidAt":"2024-01-02T03:04:05.6Z","id":1},'
+                '{"paidAt":"2024-01-01T01:00:00+05:30","id":2},'
+                '[{"paidAt":"2023-12-31T22:00:00-05:00","id":3}],'
+                '{"paidAt":"soon","id":4},'
+                '{"paidAt":"2024-01-02T03:04:05Z","id":5}]')
+case("dates_of_records_pretty",
+     ["fmt", "--indent=1", "--key-case", "snake", "--date-fields", "$..paidAt",
+      "--date-format", "yyyy-MM-dd HH:mm:ss", "--date-errors", "keep"],
+     stdin=RECORD_DATES,
+     stdout='[\n {\n  "paid_at": "2024-01-02 03:04:05",\n  "id": 1\n },\n'
+            ' {\n  "paid_at": "2023-12-31 19:30:00",\n  "id": 2\n },\n'
+            ' [\n  {\n   "paid_at": "2024-01-01 03:00:00",\n   "id": 3\n'
+            '  }\n ],\n {\n  "paid_at": "soon",\n  "id": 4\n },\n'
+            ' {\n  "paid_at": "2024-01-02 03:04:05",\n  "id": 5\n }\n]\n')
 case("key_case_with_sort", ["fmt", "-c", "-S", "--key-case", "snake"],
      stdin='{"bB":1,"aA":2}', stdout='{"a_a":2,"b_b":1}\n')
 
