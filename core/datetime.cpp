@@ -9,6 +9,10 @@
 #include <fstream>
 #include <iterator>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/error.h"
 
 namespace jbx::datetime {
@@ -765,15 +769,32 @@ struct IsoParts {
   if (n < 20) return false;
   const char* p = t.data();
   // "yyyy-MM-" and "ddTHH:mm", the 'T' checked apart ('t', ' ').
+  std::uint64_t a = 0, b = 0;
+#if defined(__SSE2__)
+  // In one comparison: XOR with the template leaves a digit's value in its
+  // byte (0 to 9 only for '0' to '9') and zero for a separator that
+  // matches; no byte may exceed its limit (the 'T' is free).
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i x =
+      _mm_xor_si128(v, _mm_setr_epi8('0', '0', '0', '0', '-', '0', '0', '-',
+                                     '0', '0', 0, '0', '0', ':', '0', '0'));
+  const __m128i over = _mm_subs_epu8(
+      x, _mm_setr_epi8(9, 9, 9, 9, 0, 9, 9, 0, 9, 9, -1, 9, 9, 0, 9, 9));
+  const bool shape =
+      _mm_movemask_epi8(_mm_cmpeq_epi8(over, _mm_setzero_si128())) == 0xFFFF;
+  a = static_cast<std::uint64_t>(_mm_cvtsi128_si64(x));
+  b = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x))) &
+      ~(std::uint64_t{0xFF} << 16);
+#else
   constexpr std::uint64_t kDate = digit_lanes("0000-00-");
   constexpr std::uint64_t kTime = digit_lanes("00T00:00");
   constexpr std::uint64_t kSep = std::uint64_t{0xFF} << 16;
-  std::uint64_t a = 0, b = 0;
   // Both halves are read (no short circuit): `&` of the two results.
   const bool shape = (static_cast<int>(match8<kDate, 0>(
                           load_le64(p), load_le64("0000-00-"), a)) &
                       static_cast<int>(match8<kTime, kSep>(
                           load_le64(p + 8), load_le64("00T00:00"), b))) != 0;
+#endif
   const char tee = p[10];
   const unsigned s1 = static_cast<unsigned char>(p[17]) - '0';
   const unsigned s2 = static_cast<unsigned char>(p[18]) - '0';
@@ -1302,17 +1323,28 @@ char* DatePattern::format_iso_text(std::string_view iso, std::int32_t offset,
   // text: "yyyy-MM-ddTHH:mm:ss".
   static constexpr std::array<std::uint8_t, 7> kAt = {0, 2, 5, 8, 11, 14, 17};
   if (r.offset != offset) {
-    // Offsets of whole minutes that keep the date (most): only the hour
-    // and minute change.
+    // Offsets of whole minutes that keep the month (most): only the day,
+    // hour and minute change.
     const std::int32_t shift = offset - r.offset;
-    const std::int32_t minutes =
+    std::int32_t minutes =
         static_cast<std::int32_t>(r.hour * 60 + r.minute) + shift / 60;
+    // (A day before or after: the day's pair is written, when it stays
+    // within the month.)
+    std::uint32_t day = r.day;
+    if (minutes < 0 && day > 1) {
+      minutes += 24 * 60;
+      --day;
+    } else if (minutes >= 24 * 60 && day < 28) {
+      minutes -= 24 * 60;
+      ++day;
+    }
     if (shift % 60 == 0 && minutes >= 0 && minutes < 24 * 60) {
       std::memcpy(p, layout_.data(), kLayoutWidth);
-      for (const std::size_t k : {0, 1, 2, 3, 6}) {
+      for (const std::size_t k : {0, 1, 2, 6}) {
         std::memcpy(p + pair_pos_[k], iso.data() + kAt[k], 2);
       }
       const auto m = static_cast<std::uint32_t>(minutes);
+      std::memcpy(p + pair_pos_[3], kPairs + 2 * day, 2);
       std::memcpy(p + pair_pos_[4], kPairs + 2 * (m / 60), 2);
       std::memcpy(p + pair_pos_[5], kPairs + 2 * (m % 60), 2);
       return p + layout_size_;
