@@ -29,6 +29,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <typeinfo>
 #include <vector>
 
 #include "core/error.h"
@@ -833,18 +834,20 @@ inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
   Flow kf = Flow::visit;
   // The key the handler expects next needs no scan for escapes.
   bool taken = false;
+  [[maybe_unused]] char first = '\0';  // the value's first byte
   if constexpr (kPeeksValue<H>) {
+    first = at(i + 2);
     // (The value's text is asked for only after its first byte, '"', was
     // seen in this chunk; at_ is the key's token. Without a colon between
     // them, the walk reports an error after the key.)
     const auto value = [this] { return string_text(at_ + 2); };
-    taken = h_.raw_key(raw, at(i + 2), value, kf);
+    taken = h_.raw_key(raw, first, value, kf);
   }
   if (taken) {
     // Sent.
   } else if (!has_backslash(raw.data(), raw.size())) {
     if constexpr (kPeeksValue<H>) {
-      kf = h_.plain_key(raw, at(i + 2));
+      kf = h_.plain_key(raw, first);
     } else if constexpr (kTakesPlainText<H>) {
       kf = h_.plain_key(raw);
     } else if constexpr (kBinaryWriter<H>) {
@@ -1519,6 +1522,17 @@ SimdResult Engine::parse(const char* p, std::size_t len, std::size_t capacity,
     if (stage1_->n_structural_indexes == 0) return failure(simdjson::EMPTY);
   }
 
+  // The two common handlers (final classes) by their type, which costs
+  // less than dynamic_cast, once per line of JSON Lines; the casts below
+  // still find them where type_info objects are not unique.
+  const std::type_info& type = typeid(out);
+  if (&type == &typeid(JsonWriter)) {
+    return walk(p, len, static_cast<JsonWriter&>(out));
+  }
+  if (&type == &typeid(transforms::FusedFeatures<JsonWriter>)) {
+    return walk(p, len,
+                static_cast<transforms::FusedFeatures<JsonWriter>&>(out));
+  }
   // The common case, fmt without transforms: devirtualised calls.
   if (auto* w = dynamic_cast<JsonWriter*>(&out)) return walk(p, len, *w);
   // fmt with the writer features: the fused handler, called directly.
