@@ -43,8 +43,9 @@ DateFormatter::DateFormatter(DateFormat format) : f_(std::move(format)) {
   if (fixed_zone_) fixed_state_ = f_.zone.at(0);
   instants_fixed_ = fixed_zone_ && (f_.kind == DateFormat::Kind::pattern ||
                                     f_.kind == DateFormat::Kind::iso8601);
-  iso_in_place_ = instants_fixed_ && f_.kind == DateFormat::Kind::pattern &&
-                  f_.pattern.has_layout() && f_.pattern.escape_free();
+  iso_text_ = instants_fixed_ && f_.kind == DateFormat::Kind::pattern &&
+              f_.pattern.has_layout();
+  iso_in_place_ = iso_text_ && f_.pattern.escape_free();
 }
 
 const dt::TimeZone& DateFormatter::zone_named(std::string_view name) {
@@ -154,7 +155,7 @@ DateFormatter::Result DateFormatter::format_wall_clock(dt::Fields f,
 }
 
 bool DateFormatter::format_iso_text(std::string_view iso, Result& r) {
-  if (!instants_fixed_ || f_.kind != DateFormat::Kind::pattern) return false;
+  if (!iso_text_) return false;
   if (buf_.size() < dt::DatePattern::kFormatIsoRoom) {
     buf_.resize(dt::DatePattern::kFormatIsoRoom);
   }

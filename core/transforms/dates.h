@@ -62,6 +62,9 @@ class DateFormatter {
   /// reads, when the format is a pattern of numbers and literals: false
   /// (and `r` unset) otherwise.
   bool format_iso_text(std::string_view iso, Result& r);
+  /// Whether format_iso_text() may answer true: a pattern of numbers and
+  /// literals, with instants_fixed().
+  bool formats_iso_text() const { return iso_text_; }
   /// Whether format_iso_text() applies, with a text that needs no
   /// escaping in a JSON string: then format_iso_to() writes it in place.
   bool iso_in_place() const { return iso_in_place_; }
@@ -81,6 +84,7 @@ class DateFormatter {
   // once.
   bool fixed_zone_ = false;
   bool instants_fixed_ = false;
+  bool iso_text_ = false;
   bool iso_in_place_ = false;
   datetime::ZoneState fixed_state_;
   std::string buf_;

@@ -385,7 +385,8 @@ class FusedFeatures final : public Handler {
     // It may when the name has no backslash (so it is the same in JSON
     // text), and no rule selects in its value where the shape is followed.
     // A name without a backslash whose value a rule may select has its
-    // size with kDateName (raw_key() takes it with a date: raw_date()).
+    // size with kDateName when raw_dates_ (raw_key() takes it with a date:
+    // raw_date()).
     std::size_t raw_size = SIZE_MAX;
     // The bits of the bytes past the name among its first 16.
     std::uint32_t past_name = 0;
@@ -638,6 +639,9 @@ class FusedFeatures final : public Handler {
   std::uint8_t resume_direct_ = kOff;
   // Objects may be deferred (kDirect and fast_dates_).
   bool defer_ = false;
+  // raw_key() may take a date with its key (raw_date()): objects are
+  // deferred and their dates' texts formatted by format_iso_text().
+  bool raw_dates_ = false;
   // The held key of a deferred object whose value is a date: selected()
   // answers true for the string that comes next (then string_date()).
   const CachedKey* date_key_ = nullptr;

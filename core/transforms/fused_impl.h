@@ -211,6 +211,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   fast_dates_ = date_reader_ && date_reader_->reads_iso() && date_writer_ &&
                 date_writer_->instants_fixed();
   defer_ = kDirect && fast_dates_;
+  raw_dates_ = defer_ && date_writer_->formats_iso_text();
   cache_ =
       (keys_ || tracker_ || drop_) && (!tracker_ || tracker_->replayable());
   fast_keys_ = cache_;
@@ -848,7 +849,10 @@ void FusedFeatures<Next>::reshape(Open& o) {
   for (CachedKey& c : s.keys) {
     const bool plain = name_of(s.names, c).find('\\') == std::string_view::npos;
     const bool dead = !tracker_ || s.context.dead || c.step.dead;
-    c.raw_size = !plain ? SIZE_MAX : dead ? c.size : c.size | kDateName;
+    c.raw_size = !plain       ? SIZE_MAX
+                 : dead       ? c.size
+                 : raw_dates_ ? c.size | kDateName
+                              : SIZE_MAX;
   }
 }
 
