@@ -892,6 +892,17 @@ void set_fields(const IsoParts& r, Fields& f) {
 
 }  // namespace
 
+char* put_iso_text_instant(std::string_view text, std::int32_t offset,
+                           char* out) {
+  IsoParts r;
+  if (!parse_iso_parts(text, r)) return nullptr;
+  Fields f;
+  set_fields(r, f);
+  shift_fields(f, offset - r.offset);
+  f.offset = offset;
+  return put_iso_instant(f, out);
+}
+
 bool parse_iso_fast_fields(std::string_view t, Fields& f,
                            std::int32_t& offset) {
   IsoParts r;

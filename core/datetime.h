@@ -139,6 +139,12 @@ bool parse_iso_fast(std::string_view text, std::int64_t& local_seconds,
 bool parse_iso_fast_fields(std::string_view text, Fields& f,
                            std::int32_t& offset);
 
+/// put_iso_instant() of the text parse_iso_fast_fields() reads, shown at
+/// `offset`: the end, or nullptr (nothing written) for any other text.
+/// `out` has room for kIsoInstantBound bytes.
+char* put_iso_text_instant(std::string_view text, std::int32_t offset,
+                           char* out);
+
 /// Moves the wall clock in `f` (not its weekday) by `seconds`, at most
 /// 28 days either way.
 void shift_fields(Fields& f, std::int32_t seconds);

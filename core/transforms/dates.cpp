@@ -43,9 +43,10 @@ DateFormatter::DateFormatter(DateFormat format) : f_(std::move(format)) {
   if (fixed_zone_) fixed_state_ = f_.zone.at(0);
   instants_fixed_ = fixed_zone_ && (f_.kind == DateFormat::Kind::pattern ||
                                     f_.kind == DateFormat::Kind::iso8601);
-  iso_text_ = instants_fixed_ && f_.kind == DateFormat::Kind::pattern &&
-              f_.pattern.has_layout();
-  iso_in_place_ = iso_text_ && f_.pattern.escape_free();
+  // ISO 8601 needs no escaping; a pattern's literals may.
+  const bool pattern = f_.kind == DateFormat::Kind::pattern;
+  iso_text_ = instants_fixed_ && (!pattern || f_.pattern.has_layout());
+  iso_in_place_ = iso_text_ && (!pattern || f_.pattern.escape_free());
 }
 
 const dt::TimeZone& DateFormatter::zone_named(std::string_view name) {
@@ -156,14 +157,12 @@ DateFormatter::Result DateFormatter::format_wall_clock(dt::Fields f,
 
 bool DateFormatter::format_iso_text(std::string_view iso, Result& r) {
   if (!iso_text_) return false;
-  if (buf_.size() < dt::DatePattern::kFormatIsoRoom) {
-    buf_.resize(dt::DatePattern::kFormatIsoRoom);
-  }
+  if (buf_.size() < kIsoTextRoom) buf_.resize(kIsoTextRoom);
   char* const p = buf_.data();
-  const char* end = f_.pattern.format_iso_text(iso, fixed_state_.offset, p);
+  const char* end = format_iso_to(iso, p);
   if (end == nullptr) return false;
   r = {false, 0, std::string_view(p, static_cast<std::size_t>(end - p)),
-       f_.pattern.escape_free()};
+       f_.kind != DateFormat::Kind::pattern || f_.pattern.escape_free()};
   return true;
 }
 

@@ -5,6 +5,7 @@
 // --epoch-unit, --date-errors). Stream: no value is buffered.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -59,19 +60,25 @@ class DateFormatter {
   /// it: shifted to the format's offset without counting days since 1970.
   Result format_wall_clock(datetime::Fields f, std::int32_t offset);
   /// format_wall_clock() of the text datetime::parse_iso_fast_fields()
-  /// reads, when the format is a pattern of numbers and literals: false
-  /// (and `r` unset) otherwise.
+  /// reads, when the format is ISO 8601 or a pattern of numbers and
+  /// literals: false (and `r` unset) otherwise.
   bool format_iso_text(std::string_view iso, Result& r);
-  /// Whether format_iso_text() may answer true: a pattern of numbers and
-  /// literals, with instants_fixed().
+  /// Whether format_iso_text() may answer true: ISO 8601 or a pattern of
+  /// numbers and literals, with instants_fixed().
   bool formats_iso_text() const { return iso_text_; }
   /// Whether format_iso_text() applies, with a text that needs no
   /// escaping in a JSON string: then format_iso_to() writes it in place.
   bool iso_in_place() const { return iso_in_place_; }
-  /// format_iso_text() at `out`, which has room for
-  /// datetime::DatePattern::kFormatIsoRoom bytes: the end, or nullptr.
+  /// The room format_iso_to() writes in.
+  static constexpr std::size_t kIsoTextRoom = std::max(
+      datetime::DatePattern::kFormatIsoRoom, datetime::kIsoInstantBound);
+  /// format_iso_text() at `out`, which has room for kIsoTextRoom bytes:
+  /// the end, or nullptr.
   char* format_iso_to(std::string_view iso, char* out) const {
-    return f_.pattern.format_iso_text(iso, fixed_state_.offset, out);
+    if (f_.kind == DateFormat::Kind::pattern) {
+      return f_.pattern.format_iso_text(iso, fixed_state_.offset, out);
+    }
+    return datetime::put_iso_text_instant(iso, fixed_state_.offset, out);
   }
 
  private:

@@ -230,10 +230,10 @@ BOOST_AUTO_TEST_CASE(wall_clocks_at_an_offset_as_instants) {
 }
 
 BOOST_AUTO_TEST_CASE(iso_texts_formatted_from_their_digits) {
-  // format_iso_text() writes a text in a pattern of numbers and literals
-  // (copying its digits when the text is at the format's offset): the
-  // same as format_wall_clock() of the fields read, and declined for the
-  // ISO format, patterns with names or fractions, and texts that are not
+  // format_iso_text() writes a text in ISO 8601 or a pattern of numbers
+  // and literals (copying its digits when the text is at the format's
+  // offset): the same as format_wall_clock() of the fields read, and
+  // declined for patterns with names or fractions, and texts that are not
   // in the fast forms or not dates.
   const char* const patterns[] = {
       "yyyy-MM-dd HH:mm:ss",    "dd/MM/yyyy", "HH:mm",
@@ -291,6 +291,19 @@ BOOST_AUTO_TEST_CASE(iso_texts_formatted_from_their_digits) {
   BOOST_TEST(r.text == "2026-12-31 21:53:21");
   BOOST_TEST(!utc.format_iso_text("0000-01-01T05:53:21+08:00", r));
   BOOST_TEST(!utc.format_iso_text("2027-02-29T08:53:21Z", r));
+  // ISO 8601 at UTC and at an offset: the fraction in groups of three and
+  // only when not zero, as java.time writes it.
+  tf::DateFormatter iso(tf::DateFormat::parse("iso8601", dt::TimeZone()));
+  BOOST_TEST_REQUIRE(iso.format_iso_text("2027-01-01T05:53:21.24+08:00", r));
+  BOOST_TEST(r.text == "2026-12-31T21:53:21.240Z");
+  BOOST_TEST_REQUIRE(iso.format_iso_text("2027-01-19T08:53:21.000Z", r));
+  BOOST_TEST(r.text == "2027-01-19T08:53:21Z");
+  BOOST_TEST(r.escape_free);
+  tf::DateFormatter india(
+      tf::DateFormat::parse("iso8601", dt::TimeZone::fixed(5 * 3600 + 1800)));
+  BOOST_TEST_REQUIRE(india.format_iso_text("0000-01-01T00:00:00.1234Z", r));
+  BOOST_TEST(r.text == "0000-01-01T05:30:00.123400+05:30");
+  BOOST_TEST(!india.format_iso_text("2027-01-19T08:53:21", r));
 }
 
 BOOST_AUTO_TEST_CASE(iso_text_read_as_fields) {

@@ -372,7 +372,7 @@ bool FusedFeatures<Next>::raw_date(Open& o, CachedKey& c, std::string_view raw,
     // Formatted where the writer puts it, after the key.
     if (date_writer_->iso_in_place()) {
       char* p = next_.repeated_member(c.text, c.text_tag,
-                                      datetime::DatePattern::kFormatIsoRoom);
+                                      DateFormatter::kIsoTextRoom);
       if (p != nullptr) {
         char* end = date_writer_->format_iso_to(text, p);
         if (end == nullptr) return false;
