@@ -348,6 +348,16 @@ case("dates_of_records_pretty",
             ' [\n  {\n   "paid_at": "2024-01-01 03:00:00",\n   "id": 3\n'
             '  }\n ],\n {\n  "paid_at": "soon",\n  "id": 4\n },\n'
             ' {\n  "paid_at": "2024-01-02 03:04:05",\n  "id": 5\n }\n]\n')
+# The same in ISO 8601 (the default), at an offset: fractions in groups of
+# three, and none when zero.
+case("dates_of_records_iso",
+     ["fmt", "-c", "--date-fields", "$[*].t", "--timezone", "+05:30"],
+     stdin='[{"t":"2024-01-02T03:04:05.6Z","id":1},'
+           '{"t":"2024-01-02T23:00:00.000-05:00","id":2},'
+           '{"t":"2024-01-31T20:00:00.123456+00:00","id":3}]',
+     stdout='[{"t":"2024-01-02T08:34:05.600+05:30","id":1},'
+            '{"t":"2024-01-03T09:30:00+05:30","id":2},'
+            '{"t":"2024-02-01T01:30:00.123456+05:30","id":3}]\n')
 case("key_case_with_sort", ["fmt", "-c", "-S", "--key-case", "snake"],
      stdin='{"bB":1,"aA":2}', stdout='{"a_a":2,"b_b":1}\n')
 
