@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <deque>
 #include <limits>
 #include <random>
@@ -798,6 +799,89 @@ BOOST_AUTO_TEST_CASE(fast_path_writes_what_the_general_path_writes) {
         BOOST_TEST((fast == expected));
         BOOST_TEST((general == expected));
       }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(repeated_member_writes_a_string_in_place) {
+  // A repeated key and a string written in place after it: declined until
+  // repeated_key() has made the key's text for the depth, then the same
+  // as repeated_key() and plain_string(); nothing shows until the commit.
+  const auto member = [](jbx::JsonWriter& w, std::string& text,
+                         std::size_t& tag, std::string_view value) {
+    static const std::string name = "dateAt" + std::string(32, '\0');
+    const std::string_view key(name.data(), 6);
+    if (char* p = w.repeated_member(text, tag, 40)) {
+      std::memcpy(p, value.data(), value.size());
+      w.commit_string(p + value.size());
+      return true;
+    }
+    w.repeated_key(key, text, tag);
+    w.plain_string(value);
+    return false;
+  };
+  for (const jbx::WriteOptions& o : layouts()) {
+    std::string text;
+    std::size_t tag = SIZE_MAX;
+    int in_place = 0;
+    const std::string got = write_with(
+        [&](jbx::JsonWriter& w) {
+          w.begin_array();
+          for (int k = 0; k < 3; ++k) {
+            w.begin_object();
+            in_place +=
+                member(w, text, tag, "2024-01-0" + std::to_string(k)) ? 1 : 0;
+            w.key("n");
+            w.int_value(k);
+            // Taken back: a member begun and not committed is not written.
+            if (char* p = w.repeated_member(text, tag, 40)) {
+              std::memcpy(p, "not written", 11);
+            }
+            w.key("m");
+            w.null_value();
+            w.end_object();
+          }
+          // One level deeper: the kept text is made again, then used.
+          w.begin_array();
+          for (int k = 0; k < 2; ++k) {
+            w.begin_object();
+            in_place += member(w, text, tag, "deep") ? 1 : 0;
+            w.end_object();
+          }
+          w.end_array();
+          w.end_array();
+        },
+        o);
+    const std::string want = write_with(
+        [&](jbx::JsonWriter& w) {
+          w.begin_array();
+          for (int k = 0; k < 3; ++k) {
+            w.begin_object();
+            w.key("dateAt");
+            w.string_value("2024-01-0" + std::to_string(k));
+            w.key("n");
+            w.int_value(k);
+            w.key("m");
+            w.null_value();
+            w.end_object();
+          }
+          w.begin_array();
+          for (int k = 0; k < 2; ++k) {
+            w.begin_object();
+            w.key("dateAt");
+            w.string_value("deep");
+            w.end_object();
+          }
+          w.end_array();
+          w.end_array();
+        },
+        o);
+    BOOST_TEST_CONTEXT("indent " << o.indent << " tab " << o.tab << " compact "
+                                 << o.compact << " lines " << o.lines) {
+      BOOST_TEST(got == want);
+      // Without indentation the kept text serves every depth.
+      const bool flat = o.compact || o.lines || (o.indent == 0 && !o.tab);
+      BOOST_TEST(in_place == (flat ? 4 : 3));
     }
   }
 }
