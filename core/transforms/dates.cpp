@@ -162,7 +162,7 @@ bool DateFormatter::format_iso_text(std::string_view iso, Result& r) {
   const char* end = format_iso_to(iso, p);
   if (end == nullptr) return false;
   r = {false, 0, std::string_view(p, static_cast<std::size_t>(end - p)),
-       f_.kind != DateFormat::Kind::pattern || f_.pattern.escape_free()};
+       iso_in_place_};
   return true;
 }
 
