@@ -189,7 +189,9 @@ const FormatSpec& input_format(Source& src, const Args& args) {
       // `{` (a CBOR text string head) or a digit (a CBOR integer) too.
       f = by_ext != nullptr ? by_ext : &kJsonFormat;
     } else if (const FormatSpec* sniffed = sniff_format(head, by_ext)) {
-      f = sniffed->binary || by_ext == nullptr ? sniffed : by_ext;
+      f = sniffed->binary     ? &settle_sniffed(src, head, *sniffed, by_ext)
+          : by_ext == nullptr ? sniffed
+                              : by_ext;
     } else if (by_ext != nullptr) {
       f = by_ext;
     } else {

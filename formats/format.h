@@ -67,4 +67,18 @@ const FormatSpec* magic_format(std::string_view head);
 const FormatSpec* sniff_format(std::string_view head,
                                const FormatSpec* preferred = nullptr);
 
+/// How far settle_sniffed() reads ahead.
+inline constexpr std::size_t kSettleBytes = 4096;
+/// `sniffed` (sniff_format(head, preferred)), checked against more of the
+/// input when the sniffers of several binary formats accept `head`: CBOR,
+/// MessagePack and JSONB containers can share their first bytes
+/// (MessagePack's [1], 91 01, is a CBOR array of 17 items cut short).
+/// `src` is then peeked up to kSettleBytes. An input shorter than that is
+/// whole: the first format whose reader decodes all of it wins, `sniffed`
+/// first. A longer one is sniffed again from the longer head, which the
+/// sniffers' trial decodes check further. Throws Error(io) only.
+const FormatSpec& settle_sniffed(Source& src, std::string_view head,
+                                 const FormatSpec& sniffed,
+                                 const FormatSpec* preferred);
+
 }  // namespace jbx

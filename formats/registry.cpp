@@ -2,7 +2,10 @@
 // one line here. Order matters for sniffing: formats with a distinctive
 // signature first, JSON text last.
 #include <algorithm>
+#include <string>
+#include <vector>
 
+#include "core/error.h"
 #include "formats/cbor/cbor_format.h"
 #include "formats/format.h"
 #include "formats/json/json_format.h"
@@ -91,6 +94,46 @@ const FormatSpec* sniff_format(std::string_view head,
     if (f->sniff != nullptr && f->sniff(head)) return f;
   }
   return nullptr;
+}
+
+namespace {
+
+// Whether `format`'s reader decodes all of `input`, every document to the
+// end, without an error.
+bool decodes_whole(const FormatSpec& format, std::string_view input) {
+  try {
+    const auto src = Source::from_memory(std::string(), std::string(input));
+    const auto reader = format.make_reader(*src, ReadOptions{});
+    NullHandler discard;
+    while (reader->read_document(discard)) {
+    }
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+const FormatSpec& settle_sniffed(Source& src, std::string_view head,
+                                 const FormatSpec& sniffed,
+                                 const FormatSpec* preferred) {
+  std::vector<const FormatSpec*> fits;
+  for (const FormatSpec* f : kFormats) {
+    if (f->binary && f->sniff != nullptr && f->sniff(head)) fits.push_back(f);
+  }
+  if (!sniffed.binary || fits.size() < 2) return sniffed;
+  const std::string_view more = src.peek(kSettleBytes);
+  if (more.size() < kSettleBytes) {
+    // The whole input: the formats' readers decide, the sniffed one first.
+    if (decodes_whole(sniffed, more)) return sniffed;
+    for (const FormatSpec* f : fits) {
+      if (f != &sniffed && decodes_whole(*f, more)) return *f;
+    }
+    return sniffed;  // none does: its reader reports what is wrong
+  }
+  const FormatSpec* f = sniff_format(more, preferred);
+  return f != nullptr && f->binary ? *f : sniffed;
 }
 
 }  // namespace jbx

@@ -493,10 +493,21 @@ class Decoder {
     return hd;
   }
 
+  // When sniffing, a length or count beyond the cut-off head proves
+  // nothing, unless no input could hold it: then the bytes are something
+  // else (MessagePack's fixints and map16 heads read as such lengths).
+  void implausible_when_sniffing(const Head& hd) {
+    constexpr std::uint64_t kNoInput = std::uint64_t{1} << 48;  // 256 TiB
+    if (sniffing_ && hd.arg >= kNoInput) {
+      fail(Errc::syntax, "length beyond any input", hd.offset);
+    }
+  }
+
   // Definite chunk or string: checks the length against the input first.
   [[gnu::always_inline]] std::span<const std::uint8_t> definite(
       const Head& hd) {
     if (hd.arg > left()) {
+      implausible_when_sniffing(hd);
       fail(Errc::unexpected_end,
            std::string(major_name(hd.major)) + " of " + std::to_string(hd.arg) +
                " bytes exceeds the input (" + std::to_string(left()) +
@@ -600,6 +611,7 @@ class Decoder {
     // lie, caught before any work is done for it.
     // When sniffing, a count beyond the cut-off head proves nothing, and
     // the items up to the cut are still worth checking.
+    if (!hd.indefinite && hd.arg > left()) implausible_when_sniffing(hd);
     if (!hd.indefinite && hd.arg > left() && !sniffing_) {
       fail(Errc::unexpected_end,
            "array of " + std::to_string(hd.arg) + " items exceeds the input (" +
@@ -851,6 +863,7 @@ class Decoder {
   template <class H>
   [[gnu::noinline]] void map(const Head& hd, H* h, std::uint32_t depth) {
     check_depth(hd, depth);
+    if (!hd.indefinite && hd.arg > left() / 2) implausible_when_sniffing(hd);
     if (!hd.indefinite && hd.arg > left() / 2 && !sniffing_) {
       fail(Errc::unexpected_end,
            "map of " + std::to_string(hd.arg) + " pairs exceeds the input (" +

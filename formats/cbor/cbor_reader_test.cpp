@@ -571,6 +571,15 @@ BOOST_AUTO_TEST_CASE(sniffs_only_what_json_cannot_start_with) {
   BOOST_TEST(!sniff(unhex("82 a1 61 c0 a1 62 c3")));
   // MessagePack [nil]: 0xc0 would be tag 0 without its text string.
   BOOST_TEST(!sniff(unhex("91 c0 c3")));
+  // Lengths and counts beyond the head are fine, up to what an input can
+  // hold: MessagePack [7, 59, {...}] (97 07 3b de ...) reads as an array
+  // holding a negative integer whose 8 bytes make a 2^63 byte string.
+  BOOST_TEST(sniff(unhex("81 7b 0000000000001000 61")));
+  BOOST_TEST(sniff(unhex("81 7b 0000ffffffffffff 61")));
+  BOOST_TEST(!sniff(unhex("81 7b 0001000000000000 61")));
+  BOOST_TEST(!sniff(unhex("81 9b 8000000000000000 01")));
+  BOOST_TEST(!sniff(unhex("81 bb 8000000000000000 01")));
+  BOOST_TEST(!sniff(unhex("81 5b ffffffffffffffff 01")));
 }
 
 BOOST_AUTO_TEST_CASE(sniffs_a_text_string_that_is_all_of_the_head) {

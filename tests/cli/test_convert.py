@@ -84,6 +84,21 @@ case("sniff_msgpack_from_stdin", ["convert", "-c"], stdin=MP_DOC,
      stdout=DOC_JSON)
 case("sniff_cbor_from_stdin", ["convert", "-c"], stdin=CBOR_DOC,
      stdout=DOC_JSON)
+# Short MessagePack containers are CBOR containers cut short (91 01, [1], is
+# a CBOR array of 17 items): the whole input decides, from a pipe or a file.
+case("sniff_short_msgpack_array", ["convert", "-c"], stdin=hexbytes("91 01"),
+     stdout="[1]\n")
+case("sniff_empty_msgpack_array", ["convert", "-c", "empty"],
+     files={"empty": hexbytes("90")}, stdout="[]\n")
+case("sniff_short_msgpack_map", ["convert", "-c"],
+     stdin=hexbytes("81 a1 61 01"), stdout='{"a":1}\n')
+case("sniff_short_msgpack_sequence", ["convert", "-c", "-t", "jsonl"],
+     stdin=hexbytes("91 01 91 02 80"), stdout="[1]\n[2]\n{}\n")
+# 80 is CBOR's [] and MessagePack's {} in full: CBOR, sniffed first, wins.
+case("sniff_80_both_formats_in_full", ["convert", "-c"], stdin=hexbytes("80"),
+     stdout="[]\n")
+case("sniff_short_cbor_still_cbor", ["convert", "-c"],
+     stdin=hexbytes("82 01 a1 61 61 02"), stdout='[1,{"a":2}]\n')
 case("extension_msgpack", ["convert", "-c", "d.msgpack"],
      files={"d.msgpack": MP_DOC}, stdout=DOC_JSON)
 case("extension_mpk", ["convert", "-c", "d.mpk"],
