@@ -1362,6 +1362,7 @@ char* DatePattern::format_iso_text(std::string_view iso, std::int32_t offset,
     }
     Fields f;
     set_fields(r, f);
+    f.nanos = 0;  // no fraction in a layout: its digits need not be read
     shift_fields(f, offset - r.offset);
     // (Beyond four digits of year the layout does not apply.)
     if (f.year < 0 || f.year > 9999) return nullptr;
