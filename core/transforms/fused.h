@@ -463,6 +463,13 @@ class FusedFeatures final : public Handler {
   template <class Value>
   [[gnu::noinline]] bool raw_date(Open& o, CachedKey& c, std::string_view raw,
                                   char first, Value value, Flow& f);
+  /// raw_key() for a name that is not the next key of o's clean shape:
+  /// taken when it is a later key, the ones between being absent from the
+  /// object, which goes on following the shape. False, with the later key
+  /// next or nothing changed, for the general way.
+  template <class Value>
+  [[gnu::noinline]] bool raw_later_key(Open& o, std::string_view raw,
+                                       char first, const Value& value, Flow& f);
   /// Whether `name` (plain) is the name of `c`, a key of `s`.
   static bool same_name(const Shape& s, const CachedKey& c,
                         std::string_view name);

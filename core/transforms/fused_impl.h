@@ -337,9 +337,13 @@ template <class Value>
     // Bytes equal to a name without a backslash have none either.
     CachedKey& c = *o.next;
     if (!raw_name(*o.shape, c, raw, c.raw_size)) [[unlikely]] {
-      // Tested only here, for keys not taken: a date's key.
-      if (c.raw_size != (raw.size() | kDateName)) return false;
-      return raw_date(o, c, raw, first, value, f);
+      // Tested only here, for keys not taken: a date's key, or a key
+      // further on (the members between are absent from this object).
+      if (c.raw_size == (raw.size() | kDateName) &&
+          raw_date(o, c, raw, first, value, f)) {
+        return true;
+      }
+      return raw_later_key(o, raw, first, value, f);
     }
     f = dead_key(o, c, raw, first);
     return true;
@@ -350,6 +354,38 @@ template <class Value>
     static_cast<void>(f);
     return false;
   }
+}
+
+template <class Next>
+template <class Value>
+bool FusedFeatures<Next>::raw_later_key(Open& o, std::string_view raw,
+                                        char first, const Value& value,
+                                        Flow& f) {
+  // Records often leave out optional members. Rather than leave the shape
+  // (and take every later key the general way), the object follows it on
+  // from the key read, when that is a later key of the shape: keys are
+  // unique in a clean shape, so this is the only place it can be. Only a
+  // name without a backslash, which is the same in JSON text, is looked
+  // for: bytes equal to a key's name are then that key, and the keys
+  // passed over are truly absent.
+  if (std::memchr(raw.data(), '\\', raw.size()) != nullptr) return false;
+  CachedKey* q = o.next + 1;
+  while (q != o.stop && !raw_name(*o.shape, *q, raw, q->size)) ++q;
+  if (q == o.stop) return false;
+  // The members passed over count as dropped ones: reshape() checks them
+  // for collisions only if this object leaves the shape later on.
+  for (CachedKey* absent = o.next; absent != q; ++absent) {
+    absent->dropped = o.serial;
+  }
+  o.next = q;
+  if (q->raw_size == q->size) {
+    f = dead_key(o, *q, raw, first);
+    return true;
+  }
+  // A date's key, or a key whose value a rule may select in: as when it
+  // comes next (else the general way finds it next).
+  return q->raw_size == (q->size | kDateName) &&
+         raw_date(o, *q, raw, first, value, f);
 }
 
 template <class Next>

@@ -233,6 +233,56 @@ BOOST_AUTO_TEST_CASE(dates_written_with_their_keys) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(records_that_leave_out_members_follow_their_shape) {
+  // A key read that is a later key of the shape (FusedFeatures::
+  // raw_later_key()): the members between are absent, and the record goes
+  // on following the shape. Compared with the separate transforms where
+  // members are left out singly, in runs, first and last, with dates,
+  // nulls, renames, nested records, a name with an escape, a duplicate,
+  // and a later new key that would collide with an absent one.
+  const char* const docs[] = {
+      R"([{"fooBar":1,"x":2},{"x":3,"foo_bar":4},{"fooBar":5,"x":6},
+          {"x":7},{"fooBar":8}])",
+      R"([{"a":1,"b":2,"c":3,"d":4},{"a":1,"c":3},{"b":2,"d":null},
+          {"d":4},{"a":1,"b":2,"c":3,"d":4,"e":5},{"e":1,"a":2},
+          {"a":null,"e":null},{"c":3,"b":2},{"a":1,"b":2,"c":3,"d":4}])",
+      R"([{"createdAt":"2024-01-02T03:04:05Z","paidAt":"2024-01-02T03:04:05+05:30","n":1},
+          {"paidAt":"2024-01-02T03:04:05Z","n":2},{"n":3},
+          {"createdAt":"2024-01-02T03:04:05Z","n":4},
+          {"createdAt":"x","paidAt":null,"n":5},
+          {"paidAt":"2024-01-02 03:04:05Z"},{"paidAt":7,"n":6},
+          {"createdAt":"2024-01-31T23:00:00-05:00","paidAt":"2024-01-02T03:04:05Z","n":8}])",
+      R"([{"u":{"a":1,"b":2},"v":1},{"u":{"b":3},"v":2},{"v":3},
+          {"u":{"a":null,"b":1}},{"u":{"b":{"c":1}},"v":{"w":[1,{"a":2}]}}])",
+      R"([{"a\u0062":1,"c":2},{"c":3},{"ab":1,"c":2},{"c":1,"a\u0062":2}])",
+      // A name whose escape reads as another key's name with a backslash.
+      R"([{"a":0,"\\n":1,"z":2},{"\n":3,"z":4},{"a":5,"\\n":6}])",
+      R"([{"a":1,"b":2},{"b":1,"b":2},{"a":1,"b":2}])",
+      R"({"userId":1,"userName":"a","createdAt":"2024-01-02T03:04:05Z"}
+         {"userName":"b"} {"createdAt":"2024-01-02T03:04:05Z","user_id":2}
+         {"userId":3,"createdAt":"2024-01-02T03:04:05Z"})",
+  };
+  const std::vector<std::vector<std::string>> fields = {
+      {}, {"$[*].createdAt", "$[*].paidAt"}, {"$.createdAt"}};
+  for (const auto& fl : fields) {
+    for (const tf::NullPolicy n :
+         {tf::NullPolicy::keep, tf::NullPolicy::drop}) {
+      for (const bool snake : {false, true}) {
+        Features f;
+        f.date_fields = fl;
+        f.nulls = n;
+        if (snake) f.key_case = tf::KeyCase::snake;
+        f.keep_errors = true;
+        f.date_format = "yyyy-MM-dd HH:mm:ss";
+        for (const char* doc : docs) {
+          check_same(doc, f, true);
+          check_same(doc, f, false);
+        }
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(collisions_found_in_large_objects) {
   // Beyond the members searched one by one, names are indexed.
   for (const bool camel_first : {false, true}) {
