@@ -456,20 +456,25 @@ class FusedFeatures final : public Handler {
   /// is the name of `c`, a key of `s` without a backslash, of `size` bytes.
   static bool raw_name(const Shape& s, const CachedKey& c, std::string_view raw,
                        std::size_t size);
-  /// raw_key() for `c`, the next key of o's clean shape, which has no
-  /// backslash and a step that may be live, read as `raw`: in a deferred
+  /// raw_key() for `c`, a key of o's clean shape just read (the next one),
+  /// which has no backslash and a step that may be live: in a deferred
   /// object, taken with its string value (`value()`) when a rule selects
   /// it and the text is a date in the usual form.
   template <class Value>
-  [[gnu::noinline]] bool raw_date(Open& o, CachedKey& c, std::string_view raw,
-                                  char first, Value value, Flow& f);
+  [[gnu::noinline]] bool raw_date(Open& o, CachedKey& c, char first,
+                                  Value value, Flow& f);
+  /// raw_key() for a name it does not take as the next key of o's clean
+  /// shape: raw_date(), or raw_later_key().
+  template <class Value>
+  [[gnu::noinline]] bool raw_other_key(Open& o, std::string_view raw,
+                                       char first, const Value& value, Flow& f);
   /// raw_key() for a name that is not the next key of o's clean shape:
   /// taken when it is a later key, the ones between being absent from the
   /// object, which goes on following the shape. False, with the later key
   /// next or nothing changed, for the general way.
   template <class Value>
-  [[gnu::noinline]] bool raw_later_key(Open& o, std::string_view raw,
-                                       char first, const Value& value, Flow& f);
+  bool raw_later_key(Open& o, std::string_view raw, char first,
+                     const Value& value, Flow& f);
   /// Whether `name` (plain) is the name of `c`, a key of `s`.
   static bool same_name(const Shape& s, const CachedKey& c,
                         std::string_view name);
@@ -546,6 +551,9 @@ class FusedFeatures final : public Handler {
   static constexpr std::size_t kMaxShapes = 4096;
   // In CachedKey::raw_size: a name raw_key() takes only with a date.
   static constexpr std::size_t kDateName = std::size_t{1} << 40;
+  // raw_later_key(): the most members in a row an object may leave out
+  // and still follow its shape.
+  static constexpr std::ptrdiff_t kAbsentRun = 16;
   bool cache_ = false;  // keys_, tracker_ or drop_, with a replayable tracker
   // Objects have shapes: keys are renamed or the tracker replays their
   // steps. Dropping nulls alone needs neither: without a shape, a key is

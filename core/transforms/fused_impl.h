@@ -337,13 +337,7 @@ template <class Value>
     // Bytes equal to a name without a backslash have none either.
     CachedKey& c = *o.next;
     if (!raw_name(*o.shape, c, raw, c.raw_size)) [[unlikely]] {
-      // Tested only here, for keys not taken: a date's key, or a key
-      // further on (the members between are absent from this object).
-      if (c.raw_size == (raw.size() | kDateName) &&
-          raw_date(o, c, raw, first, value, f)) {
-        return true;
-      }
-      return raw_later_key(o, raw, first, value, f);
+      return raw_other_key(o, raw, first, value, f);
     }
     f = dead_key(o, c, raw, first);
     return true;
@@ -354,6 +348,22 @@ template <class Value>
     static_cast<void>(f);
     return false;
   }
+}
+
+template <class Next>
+template <class Value>
+bool FusedFeatures<Next>::raw_other_key(Open& o, std::string_view raw,
+                                        char first, const Value& value,
+                                        Flow& f) {
+  // Out of raw_key(), which every key goes through, so that the keys it
+  // takes pay nothing for these: a date's key, or a key further on (the
+  // members between are absent from this object).
+  CachedKey& c = *o.next;
+  if (c.raw_size == (raw.size() | kDateName) &&
+      raw_name(*o.shape, c, raw, raw.size())) {
+    return raw_date(o, c, first, value, f);
+  }
+  return raw_later_key(o, raw, first, value, f);
 }
 
 template <class Next>
@@ -369,9 +379,13 @@ bool FusedFeatures<Next>::raw_later_key(Open& o, std::string_view raw,
   // for: bytes equal to a key's name are then that key, and the keys
   // passed over are truly absent.
   if (std::memchr(raw.data(), '\\', raw.size()) != nullptr) return false;
+  // A few members at most: an object whose keys are other ones (a map)
+  // leaves the shape soon anyway.
+  CachedKey* const end =
+      o.stop - o.next > kAbsentRun + 1 ? o.next + kAbsentRun + 1 : o.stop;
   CachedKey* q = o.next + 1;
-  while (q != o.stop && !raw_name(*o.shape, *q, raw, q->size)) ++q;
-  if (q == o.stop) return false;
+  while (q != end && !raw_name(*o.shape, *q, raw, q->size)) ++q;
+  if (q == end) return false;
   // The members passed over count as dropped ones: reshape() checks them
   // for collisions only if this object leaves the shape later on.
   for (CachedKey* absent = o.next; absent != q; ++absent) {
@@ -385,21 +399,18 @@ bool FusedFeatures<Next>::raw_later_key(Open& o, std::string_view raw,
   // A date's key, or a key whose value a rule may select in: as when it
   // comes next (else the general way finds it next).
   return q->raw_size == (q->size | kDateName) &&
-         raw_date(o, *q, raw, first, value, f);
+         raw_date(o, *q, first, value, f);
 }
 
 template <class Next>
 template <class Value>
-bool FusedFeatures<Next>::raw_date(Open& o, CachedKey& c, std::string_view raw,
-                                   char first, Value value, Flow& f) {
+bool FusedFeatures<Next>::raw_date(Open& o, CachedKey& c, char first,
+                                   Value value, Flow& f) {
   // What live_member() and string_date() do for a date in the usual form,
   // without holding the key: a string is never dropped. (A text with a
   // backslash is no date in that form: it goes the general way, which
   // also reports what is wrong.)
-  if (direct_ != kDeferred || first != '"' ||
-      !raw_name(*o.shape, c, raw, raw.size())) {
-    return false;
-  }
+  if (direct_ != kDeferred || first != '"') return false;
   const std::string_view text = value();
   if (text.data() == nullptr || tracker_->selected_by(c.step) < 0) {
     return false;
