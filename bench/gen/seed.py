@@ -12,6 +12,11 @@ Writes, deterministically (fixed seed; the same bytes on every machine):
   databean-NMiB.jsonl  DataBean records, one per line, about N MiB each
                    (--jsonl-mib 100,1024 writes databean-100MiB.jsonl and
                    databean-1GiB.jsonl)
+  student-N-sparse.json, order-N-sparse.json
+                   the same records without their null members, as
+                   fastjson2 writes them by default: records that leave
+                   out members of the others (--sparse-counts, of
+                   --counts)
 
 Large outputs are assembled from a pool of distinct records (each given its
 own id), so 1 GiB takes seconds, not minutes. Keys are camelCase (as Java
@@ -190,6 +195,9 @@ def order(rng):
 
 KINDS = {"databean": (databean, "id"), "student": (student, "studentId"),
          "order": (order, "orderId")}
+# Kinds also written without their null members (DataBean's nulls are in
+# maps whose keys differ from record to record anyway).
+SPARSE_KINDS = ("student", "order")
 
 
 def pool_of(kind, size):
@@ -209,6 +217,26 @@ def records(kind, pool, count):
     for i in range(count):
         body = pool[i] if i < len(pool) else pool[rng.randrange(len(pool))]
         yield f"{head}{i + 1},{body}"
+
+
+def without_nulls(value):
+    """`value` with every object member whose value is null left out."""
+    if isinstance(value, dict):
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [without_nulls(v) for v in value]
+    return value
+
+
+def sparse_pool(pool):
+    """The pool's records (texts without their opening brace) without their
+    null members."""
+    out = []
+    for body in pool:
+        rec = without_nulls(json.loads("{" + body))
+        out.append(json.dumps(rec, ensure_ascii=False,
+                              separators=(",", ":"))[1:])
+    return out
 
 
 def write_atomic(path, chunks):
@@ -262,14 +290,23 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--jsonl-mib", default="1024")
     ap.add_argument("--counts", default=",".join(map(str, COUNTS)))
+    ap.add_argument("--sparse-counts", default="10000,100000")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     counts = [int(c) for c in args.counts.split(",") if c]
+    sparse = [int(c) for c in args.sparse_counts.split(",")
+              if c and int(c) in counts]
     for kind in KINDS:
         pool = pool_of(kind, min(POOL, max(counts)))
         for count in counts:
             write_array(os.path.join(args.outdir, f"{kind}-{count}.json"),
                         kind, pool, count)
+        if kind in SPARSE_KINDS and sparse:
+            thin = sparse_pool(pool)
+            for count in sparse:
+                write_array(os.path.join(args.outdir,
+                                         f"{kind}-{count}-sparse.json"),
+                            kind, thin, count)
         if kind != "databean":
             continue
         for mib in (int(m) for m in args.jsonl_mib.split(",") if m):
