@@ -1015,7 +1015,13 @@ template <class Next>
     std::string_view name, char first) {
   if constexpr (kDirect) {
     if (direct_ != kOff) return direct_key(name, first);
+    return plain_key_slowly(name);
   }
+  return on_key(name, true);
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::plain_key_slowly(std::string_view name) {
   return on_key(name, true);
 }
 
@@ -1113,17 +1119,33 @@ template <class Next>
     if (opens_direct()) {
       return open_direct(next_.begin_object(), false);
     }
+  }
+  return open_general(false);
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::open_slowly(bool is_array) {
+  return open_general(is_array);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline Flow FusedFeatures<Next>::open_general(
+    bool is_array) {
+  if constexpr (kDirect) {
     if (direct_ == kLive) [[unlikely]] {
       mute();
     }
   }
-  if (selected()) date_reader_->not_a_date("an object", *tracker_);
+  if (selected()) {
+    date_reader_->not_a_date(is_array ? "an array" : "an object", *tracker_);
+  }
   Flow f;
   if (!release(f)) {
     value_end();
     return f;
   }
-  return opened(next_.begin_object(), false);
+  return opened(is_array ? next_.begin_array() : next_.begin_object(),
+                is_array);
 }
 
 template <class Next>
@@ -1159,17 +1181,8 @@ template <class Next>
     if (opens_direct()) {
       return open_direct(next_.begin_array(), true);
     }
-    if (direct_ == kLive) [[unlikely]] {
-      mute();
-    }
   }
-  if (selected()) date_reader_->not_a_date("an array", *tracker_);
-  Flow f;
-  if (!release(f)) {
-    value_end();
-    return f;
-  }
-  return opened(next_.begin_array(), true);
+  return open_general(true);
 }
 
 template <class Next>
@@ -1187,6 +1200,20 @@ template <class Next>
     next_.null_value();
     return;
   }
+  if constexpr (kDirect) {
+    null_slowly();
+  } else {
+    null_general();
+  }
+}
+
+template <class Next>
+void FusedFeatures<Next>::null_slowly() {
+  null_general();
+}
+
+template <class Next>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::null_general() {
   selected();  // a null at a date path stays null
   if (drop_ && (held_ != nullptr || has_key_)) {
     // The member disappears with its key.
@@ -1206,6 +1233,11 @@ template <class Next>
     next_.bool_value(b);
     return;
   }
+  bool_slowly(b);
+}
+
+template <class Next>
+void FusedFeatures<Next>::bool_slowly(bool b) {
   if (selected()) date_reader_->not_a_date(b ? "true" : "false", *tracker_);
   if (release()) next_.bool_value(b);
   value_end();
@@ -1270,6 +1302,11 @@ template <class Next>
     next_.number_text(text);
     return;
   }
+  number_slowly(text);
+}
+
+template <class Next>
+void FusedFeatures<Next>::number_slowly(std::string_view text) {
   if (selected()) {
     on_number(text);
   } else if (release()) {
@@ -1291,6 +1328,21 @@ template <class Next>
     next_.string_value(s);
     return;
   }
+  if constexpr (kDirect) {
+    string_slowly(s, plain);
+  } else {
+    string_general(s, plain);
+  }
+}
+
+template <class Next>
+void FusedFeatures<Next>::string_slowly(std::string_view s, bool plain) {
+  string_general(s, plain);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::string_general(
+    std::string_view s, bool plain) {
   if (selected()) [[unlikely]] {
     if (string_date(s)) {
       value_end();
