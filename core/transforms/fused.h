@@ -488,6 +488,8 @@ class FusedFeatures final : public Handler {
   template <class Value>
   bool raw_later_key(Open& o, std::string_view raw, char first,
                      const Value& value, Flow& f);
+  /// Whether `raw`, with 16 bytes readable, has a backslash.
+  [[gnu::always_inline]] static bool has_backslash(std::string_view raw);
   /// Whether `name` (plain) is the name of `c`, a key of `s`.
   static bool same_name(const Shape& s, const CachedKey& c,
                         std::string_view name);
