@@ -451,6 +451,9 @@ class FusedFeatures final : public Handler {
     // direct_ for its members or elements (kDirect), as update_direct()
     // set it when it opened: what it is again when a child closes.
     std::uint8_t direct = 0;
+    // An array whose elements the tracker may count (kDirect): an object
+    // that follows the shape of its place opens deferred (open_record()).
+    bool records = false;
     std::uint64_t serial = 0;
     std::vector<CachedKey> keys;
     std::string names;
@@ -515,6 +518,11 @@ class FusedFeatures final : public Handler {
   /// The tracker hears that the deferred object (the innermost) opened: it
   /// becomes a live one (kLive), for a key or value that needs the tracker.
   [[gnu::noinline]] void catch_up();
+  /// begin_object() for an element of a records array (Open::records):
+  /// when it follows the clean shape of the array's elements, in the
+  /// context they are entered in, the tracker only counts it and it opens
+  /// deferred, `f` set. Else false, and nothing is done.
+  [[gnu::noinline]] bool open_record(Flow& f);
   /// on_key() for a plain name in an object without a shape, shorter for
   /// one that needs no renaming.
   Flow unshaped_key(std::string_view name);
@@ -544,6 +552,10 @@ class FusedFeatures final : public Handler {
   /// close of drop-all, the cache and eager renamer levels): answers
   /// whether it was opened directly.
   [[gnu::always_inline]] bool close_open(bool is_array);
+  /// The Open above top_ becomes the innermost, for a container (its
+  /// fields but these are set by the caller). kInner: top_ is not null.
+  template <bool kInner>
+  [[gnu::always_inline]] Open& push_slot(bool is_array, bool direct_child);
   /// One more Open: the new one.
   Open* grow_open();
   /// push_open() for an object whose shape was recorded in another

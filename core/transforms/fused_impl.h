@@ -467,9 +467,47 @@ template <class Next>
 void FusedFeatures<Next>::catch_up() {
   quiet_ = 0;
   live_ = &*tracker_;
+  // A record counted by open_record() is entered first.
+  if (!live_->entered()) live_->enter_counted();
   live_->on_open(false);
   direct_ = kLive;
   top_->direct = kLive;
+}
+
+template <class Next>
+bool FusedFeatures<Next>::open_record(Flow& f) {
+  // What selected(), release(), opened() and push_open() do for such an
+  // object, knowing that the tracker is live at the array, nothing is
+  // held or muted, and the object is deferred.
+  Open& a = *top_;
+  if (!fast_keys_ || muted_ || live_ == nullptr || a.place == nullptr) {
+    return false;
+  }
+  Shape* const s = *a.place;
+  if (s == nullptr || s->skip > 0 || s->fast_stop == s->keys.data() ||
+      !live_->counts_elements(s->context)) {
+    return false;
+  }
+  live_->count_element();
+  f = next_.begin_object();
+  if (f != Flow::visit) [[unlikely]] {
+    // (Leaving an element counted but not entered is nothing.)
+    if (f == Flow::stop && drop_) stop();
+    return true;
+  }
+  if (drop_all_) in_array_.push_back(false);
+  Open& o = push_slot<true>(false, false);
+  o.shape = s;
+  o.serial = ++serial_;
+  o.following = true;
+  o.next = s->keys.data();
+  o.stop = s->fast_stop;
+  live_ = nullptr;  // quiet, as one value, until catch_up()
+  quiet_ = 1;
+  resume_direct_ = kOff;
+  direct_ = kDeferred;
+  o.direct = kDeferred;
+  return true;
 }
 
 template <class Next>
@@ -790,6 +828,23 @@ typename FusedFeatures<Next>::Shape* FusedFeatures<Next>::new_shape(
 }
 
 template <class Next>
+template <bool kInner>
+[[gnu::always_inline]] inline typename FusedFeatures<Next>::Open&
+FusedFeatures<Next>::push_slot(bool is_array, bool direct_child) {
+  Open* at = kInner || top_ != nullptr ? top_ + 1 : opens_;
+  if (at == opens_end_) [[unlikely]] {
+    at = grow_open();
+  }
+  Open& o = *at;
+  top_ = &o;
+  o.is_array = is_array;
+  o.renaming = false;
+  o.direct_child = direct_child;
+  key_slot_ = nullptr;
+  return o;
+}
+
+template <class Next>
 template <bool kInDirect>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::push_open(
     bool is_array) {
@@ -801,18 +856,10 @@ template <bool kInDirect>
                 ? top_->place
                 : (key_slot_ != nullptr ? &key_slot_->child : nullptr);
   }
-  Open* at = kInDirect || top_ != nullptr ? top_ + 1 : opens_;
-  if (at == opens_end_) [[unlikely]] {
-    at = grow_open();
-  }
-  Open& o = *at;
-  top_ = &o;
-  o.is_array = is_array;
-  o.renaming = false;
-  o.direct_child = kInDirect;
-  key_slot_ = nullptr;
+  Open& o = push_slot<kInDirect>(is_array, kInDirect);
   if (is_array) {
     o.place = place;
+    o.records = false;  // (opened() decides)
     return;
   }
   Shape* s = place != nullptr ? *place : nullptr;
@@ -1090,7 +1137,12 @@ template <class Next>
       resume_direct_ = kOff;
       update_direct();
       if (deferred) direct_ = kDeferred;
-      if (cache_) top_->direct = direct_;
+      if (cache_) {
+        top_->direct = direct_;
+        // A live array: its records may open deferred without the
+        // tracker entering them.
+        if (is_array) top_->records = live && defer_ && tracker_->replayable();
+      }
     }
   }
   return f;
@@ -1148,6 +1200,10 @@ template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::open_general(
     bool is_array) {
   if constexpr (kDirect) {
+    if (!is_array && top_ != nullptr && top_->is_array && top_->records) {
+      Flow f;
+      if (open_record(f)) return f;
+    }
     if (direct_ == kLive) [[unlikely]] {
       mute();
     }

@@ -173,6 +173,43 @@ class PathTracker {
     return -1;
   }
   bool in_array() const { return !frames_.empty() && frames_.back().is_array; }
+
+  // Counting an element instead of entering it: an owner that knows what
+  // entering an element of the innermost array does (its elements are
+  // entered alike, and one has been) may only count the next one, and
+  // enter it later if it needs to (records of an array that pass without
+  // the tracker).
+
+  /// Whether the elements of the innermost array may be counted: one has
+  /// been entered, each is entered alike, entering one selects nothing
+  /// and leaves the tracker in context `c`.
+  bool counts_elements(const Context& c) const {
+    if (dead_from_ != 0 || c.dead || frames_.empty()) return false;
+    const Frame& f = frames_.back();
+    if (!f.is_array || !f.stepped || f.step.dead) return false;
+    for (std::size_t r = 0; r < n_; ++r) {
+      if (f.step.masks[r] != c.masks[r] || (c.masks[r] & accept_[r]) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+  /// on_value_begin() for an element of the innermost array when
+  /// counts_elements(): the element is counted, not entered.
+  void count_element() { ++frames_.back().next; }
+  /// Whether the current value's level is entered (false after
+  /// count_element(), until enter_counted()).
+  bool entered() const { return depth_ == frames_.size(); }
+  /// Enters the element counted last, as on_value_begin() would have.
+  void enter_counted() {
+    const Frame& f = frames_.back();
+    ++depth_;
+    std::uint64_t* to = &masks_[depth_ * n_];
+    for (std::size_t r = 0; r < n_; ++r) to[r] = f.step.masks[r];
+    Entry& e = location_[depth_ - 1];
+    e.is_index = true;
+    e.index = f.next - 1;
+  }
   std::size_t depth() const { return frames_.size(); }
   /// The current location as a normalized path ($['a'][0]) and a pointer.
   std::string normalized_path() const;

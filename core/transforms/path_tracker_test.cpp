@@ -17,7 +17,11 @@ namespace {
 /// the rule it says selects the value against path::Matcher.
 class Walk {
  public:
-  explicit Walk(const std::vector<std::string>& rules) {
+  /// `counting`: some elements of arrays are counted (count_element())
+  /// instead of entered, when the tracker allows it, and then entered
+  /// later (enter_counted()) or passed as nothing.
+  explicit Walk(const std::vector<std::string>& rules, bool counting = false)
+      : counting_(counting) {
     for (const std::string& r : rules) {
       queries_.push_back(tf::parse_rule_path("test", r));
       matchers_.emplace_back(queries_.back());
@@ -54,10 +58,28 @@ class Walk {
     const bool array = kind == 1;
     t.on_open(array);
     const std::size_t n = rng_() % 4;
+    // The context an element of this array is entered in.
+    std::optional<tf::PathTracker::Context> element;
     for (std::size_t i = 0; i < n; ++i) {
       if (array) {
         location_.push_back(path::Step::element(i));
+        if (counting_ && element && rng_() % 2 == 0 &&
+            t.counts_elements(*element)) {
+          BOOST_TEST(expected() == -1);  // (nothing selected: counted)
+          t.count_element();
+          BOOST_TEST(!t.entered());
+          if (rng_() % 2 == 0) {
+            t.on_value_end();  // passed as nothing
+          } else {
+            t.enter_counted();
+            BOOST_TEST(t.entered());
+            value(depth + 1);
+          }
+          location_.pop_back();
+          continue;
+        }
         t.on_value_begin();
+        if (counting_ && !element && t.replayable()) element = t.context();
       } else {
         static const char* const kNames[] = {"a", "b", "c", "x", "y"};
         names_.emplace_back(kNames[rng_() % 5]);
@@ -71,6 +93,7 @@ class Walk {
     t.on_close();
   }
 
+  bool counting_ = false;
   std::vector<path::Query> queries_;
   std::vector<path::Matcher> matchers_;
   std::optional<tf::PathTracker> tracker_;
@@ -98,6 +121,23 @@ BOOST_AUTO_TEST_CASE(selects_what_the_matcher_selects) {
   for (const auto& rules : sets) {
     for (unsigned seed = 0; seed < 300; ++seed) {
       Walk w(rules);
+      w.document(seed);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(counted_elements_keep_their_places) {
+  // Elements counted instead of entered: the ones after them, and the ones
+  // entered later, are where they are.
+  const std::vector<std::vector<std::string>> sets = {
+      {"$[*].a"},
+      {"$[*].x.a", "$..y"},
+      {"$[*].*"},
+      {"$.x[*].y", "$[*][*].a"},
+  };
+  for (const auto& rules : sets) {
+    for (unsigned seed = 0; seed < 400; ++seed) {
+      Walk w(rules, true);
       w.document(seed);
     }
   }
