@@ -477,8 +477,8 @@ class FusedFeatures final : public Handler {
   /// object, taken with its string value (`value()`) when a rule selects
   /// it and the text is a date in the usual form.
   template <class Value>
-  [[gnu::noinline]] bool raw_date(Open& o, CachedKey& c, char first,
-                                  Value value, Flow& f);
+  [[gnu::always_inline]] bool raw_date(Open& o, CachedKey& c, char first,
+                                       Value value, Flow& f);
   /// raw_key() for a name it does not take as the next key of o's clean
   /// shape: raw_date(), or raw_later_key().
   template <class Value>

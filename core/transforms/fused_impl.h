@@ -404,8 +404,8 @@ bool FusedFeatures<Next>::raw_later_key(Open& o, std::string_view raw,
 
 template <class Next>
 template <class Value>
-bool FusedFeatures<Next>::raw_date(Open& o, CachedKey& c, char first,
-                                   Value value, Flow& f) {
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_date(
+    Open& o, CachedKey& c, char first, Value value, Flow& f) {
   // What live_member() and string_date() do for a date in the usual form,
   // without holding the key: a string is never dropped. (A text with a
   // backslash is no date in that form: it goes the general way, which
