@@ -796,11 +796,29 @@ struct IsoParts {
                           load_le64(p + 8), load_le64("00T00:00"), b))) != 0;
 #endif
   const char tee = p[10];
-  const unsigned s1 = static_cast<unsigned char>(p[17]) - '0';
-  const unsigned s2 = static_cast<unsigned char>(p[18]) - '0';
-  if (!shape || (tee != 'T' && tee != 't' && tee != ' ') || p[16] != ':' ||
-      s1 > 9 || s2 > 9) {
-    return false;
+  if (!shape || (tee != 'T' && tee != 't' && tee != ' ')) return false;
+  std::uint32_t sec = 0;
+  std::size_t i = 19;
+  std::uint32_t frac = 0;
+  // ":ss.SSS" and a byte that is no digit: the seconds and milliseconds,
+  // the usual fraction, in one test.
+  constexpr std::uint64_t kTail = digit_lanes(":00.000x");
+  constexpr std::uint64_t kLast = std::uint64_t{0xFF} << 56;
+  std::uint64_t t8 = 0;
+  if (n >= 24 &&
+      match8<kTail, kLast>(load_le64(p + 16), load_le64(":00.000x"), t8) &&
+      !is_digit(p[23])) {
+    const std::uint64_t w = pairs_of(t8);
+    sec = pair_at(w, 1);
+    frac =
+        (pair_at(w, 4) * 10 + static_cast<std::uint32_t>((t8 >> 48) & 0xFF)) *
+        1000000;
+    i = 23;
+  } else {
+    const unsigned s1 = static_cast<unsigned char>(p[17]) - '0';
+    const unsigned s2 = static_cast<unsigned char>(p[18]) - '0';
+    if (p[16] != ':' || s1 > 9 || s2 > 9) return false;
+    sec = s1 * 10 + s2;
   }
   a = pairs_of(a);
   b = pairs_of(b);
@@ -809,22 +827,14 @@ struct IsoParts {
   const std::uint32_t d = pair_at(b, 0);
   const std::uint32_t h = pair_at(b, 3);
   const std::uint32_t mi = pair_at(b, 6);
-  const std::uint32_t sec = s1 * 10 + s2;
   if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59) {
     return false;
   }
   if (d > 28 && static_cast<int>(d) > days_in_month(y, static_cast<int>(mo))) {
     return false;
   }
-  std::size_t i = 19;
-  std::uint32_t frac = 0;
-  if ((p[i] == '.' || p[i] == ',') && n >= 24 && is_digit(p[20]) &&
-      is_digit(p[21]) && is_digit(p[22]) && !is_digit(p[23])) {
-    // Milliseconds, the usual fraction.
-    frac = static_cast<std::uint32_t>((p[20] - '0') * 100 + (p[21] - '0') * 10 +
-                                      (p[22] - '0')) *
-           1000000;
-    i = 23;
+  if (i == 23) {
+    // Milliseconds, read above.
   } else if (p[i] == '.' || p[i] == ',') {
     const std::size_t start = ++i;
     while (i < n && i - start < 10) {
