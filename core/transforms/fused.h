@@ -535,6 +535,10 @@ class FusedFeatures final : public Handler {
   void find_new_key(Open& o, std::string_view name, bool plain, Renamed& out);
   /// The object stops following its shape at its current key.
   void diverge(Open& o);
+  /// The object, which does not follow its shape, has too many keys to
+  /// record: its keys go on as those of an object without a shape
+  /// (unshaped_key()), and its members' values have no places.
+  void abandon(Open& o);
   /// Opens the renamer's level for the innermost object (with the cache;
   /// without, every object has one).
   void renamer_level() {
@@ -576,16 +580,19 @@ class FusedFeatures final : public Handler {
   // Shapes kept at most; beyond, new places are not cached until the
   // document ends.
   static constexpr std::size_t kMaxShapes = 4096;
+  // Keys of a shape at most: a larger object (a map keyed by ids, most
+  // often) is not recorded beyond them (abandon()).
+  static constexpr std::size_t kMaxShapeKeys = 1024;
   // In CachedKey::raw_size: a name raw_key() takes only with a date.
   static constexpr std::size_t kDateName = std::size_t{1} << 40;
   // raw_later_key(): the most members in a row an object may leave out
   // and still follow its shape.
   static constexpr std::ptrdiff_t kAbsentRun = 16;
-  bool cache_ = false;  // keys_, tracker_ or drop_, with a replayable tracker
-  // Objects have shapes: keys are renamed or the tracker replays their
-  // steps. Dropping nulls alone needs neither: without a shape, a key is
-  // sent or dropped (kUnshaped) without comparing it with a cached one.
-  bool shaped_ = false;
+  // keys_, tracker_ or drop_, with a replayable tracker: objects have
+  // shapes. (Dropping nulls alone needs no renaming or replayed steps, but
+  // a key taken as the next one of a shape, its written form copied, costs
+  // less than one scanned for escapes and sent as read: kUnshaped.)
+  bool cache_ = false;
   // Without the cache, each object opens its renamer level as it opens.
   bool eager_levels_ = false;
   std::deque<Shape> shapes_;  // stable addresses

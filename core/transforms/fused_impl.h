@@ -215,7 +215,6 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   cache_ =
       (keys_ || tracker_ || drop_) && (!tracker_ || tracker_->replayable());
   fast_keys_ = cache_;
-  shaped_ = keys_ || tracker_;
   eager_levels_ = keys_ && !cache_;
   close_simple_ = cache_ && !drop_all_ && !eager_levels_;
 }
@@ -764,6 +763,10 @@ void FusedFeatures<Next>::find_new_key(Open& o, std::string_view name,
   }
   if (o.shape == nullptr) return;
   if (o.following) diverge(o);
+  if (o.keys.size() == kMaxShapeKeys) [[unlikely]] {
+    abandon(o);
+    return;
+  }
   CachedKey c;
   c.at = static_cast<std::uint32_t>(o.names.size());
   c.size = static_cast<std::uint32_t>(name.size());
@@ -798,6 +801,24 @@ void FusedFeatures<Next>::diverge(Open& o) {
 }
 
 template <class Next>
+void FusedFeatures<Next>::abandon(Open& o) {
+  // As reshape() when a place misses again and again: the next objects
+  // there are not cached for a while.
+  Shape& s = *o.shape;
+  if (s.misses < 8) ++s.misses;
+  s.skip = 1u << s.misses;
+  o.shape = nullptr;
+  o.keys.clear();
+  o.names.clear();
+  if constexpr (kDirect) {
+    // The member being read left the direct way of a shaped object; the
+    // ones after it take that of an object without a shape.
+    if (resume_direct_ == kDirectValues) resume_direct_ = kUnshaped;
+    if (o.direct == kDirectValues) o.direct = kUnshaped;
+  }
+}
+
+template <class Next>
 void FusedFeatures<Next>::open_renamer_level() {
   keys_->open_object();
   top_->renaming = true;
@@ -814,7 +835,7 @@ typename FusedFeatures<Next>::Open* FusedFeatures<Next>::grow_open() {
 template <class Next>
 typename FusedFeatures<Next>::Shape* FusedFeatures<Next>::new_shape(
     Shape** place) {
-  if (place == nullptr || !shaped_) return nullptr;
+  if (place == nullptr) return nullptr;
   if (*place == nullptr) {
     if (shapes_.size() >= kMaxShapes) return nullptr;
     *place = &shapes_.emplace_back();
