@@ -1213,11 +1213,6 @@ template <class Next>
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::open_slowly(bool is_array) {
-  return open_general(is_array);
-}
-
-template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::open_general(
     bool is_array) {
   if constexpr (kDirect) {
@@ -1326,11 +1321,20 @@ template <class Next>
     next_.bool_value(b);
     return;
   }
-  bool_slowly(b);
+  if constexpr (kDirect) {
+    bool_slowly(b);
+  } else {
+    bool_general(b);
+  }
 }
 
 template <class Next>
 void FusedFeatures<Next>::bool_slowly(bool b) {
+  bool_general(b);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::bool_general(bool b) {
   if (selected()) date_reader_->not_a_date(b ? "true" : "false", *tracker_);
   if (release()) next_.bool_value(b);
   value_end();
@@ -1395,11 +1399,21 @@ template <class Next>
     next_.number_text(text);
     return;
   }
-  number_slowly(text);
+  if constexpr (kDirect) {
+    number_slowly(text);
+  } else {
+    number_general(text);
+  }
 }
 
 template <class Next>
 void FusedFeatures<Next>::number_slowly(std::string_view text) {
+  number_general(text);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::number_general(
+    std::string_view text) {
   if (selected()) {
     on_number(text);
   } else if (release()) {
