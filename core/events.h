@@ -56,6 +56,12 @@ class Handler {
 
   virtual Flow begin_object() = 0;
   virtual Flow key(std::string_view name) = 0;  // UTF-8
+  /// key() for a name as a reader holds it: it needs no escaping, stays
+  /// valid until end_document(), and 16 bytes from its start and 32 past
+  /// its end are readable (the JSON reader's keys without a backslash, in
+  /// its padded input). A handler that keeps names may keep these without
+  /// a copy. key() by default.
+  virtual Flow stable_key(std::string_view name) { return key(name); }
   virtual void end_object() = 0;
   virtual Flow begin_array() = 0;
   virtual void end_array() = 0;

@@ -266,6 +266,9 @@ class FusedFeatures final : public Handler {
   /// value, or '\0' when not known yet. Flow::skip with `first` 'n': the
   /// member is dropped, and the reader is to check that its value is null.
   Flow plain_key(std::string_view name, char first = '\0');
+  /// plain_key(), for a reader that calls it through the Handler interface:
+  /// a stable name is followed through the shapes as a plain one.
+  Flow stable_key(std::string_view name) override { return plain_key(name); }
   /// string_value() for text that needs no escaping.
   void plain_string(std::string_view s);
   /// plain_key() for a name as it is in the JSON text, not yet checked

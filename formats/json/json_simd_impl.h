@@ -853,7 +853,7 @@ inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
     } else if constexpr (kBinaryWriter<H>) {
       kf = h_.padded_key(raw);
     } else {
-      kf = h_.key(raw);
+      kf = h_.stable_key(raw);
     }
   } else {
     std::string_view k;
