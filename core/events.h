@@ -60,8 +60,9 @@ class Handler {
   /// valid until end_document(), and 16 bytes from its start and 32 past
   /// its end are readable (the JSON reader's keys without a backslash, in
   /// its padded input). A handler that keeps names may keep these without
-  /// a copy. key() by default.
-  virtual Flow stable_key(std::string_view name) { return key(name); }
+  /// a copy. key() by default. (Out of line: the reader's kernels, which
+  /// call it, are compiled for other instruction sets.)
+  virtual Flow stable_key(std::string_view name);
   virtual void end_object() = 0;
   virtual Flow begin_array() = 0;
   virtual void end_array() = 0;

@@ -852,8 +852,11 @@ inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
       kf = h_.plain_key(raw);
     } else if constexpr (kBinaryWriter<H>) {
       kf = h_.padded_key(raw);
-    } else {
+    } else if constexpr (std::is_same_v<H, Handler>) {
+      // Behind the interface: a handler that keeps names may keep these.
       kf = h_.stable_key(raw);
+    } else {
+      kf = h_.key(raw);
     }
   } else {
     std::string_view k;
