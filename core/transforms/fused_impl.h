@@ -1032,7 +1032,10 @@ template <class Next>
   if (keys_) {
     if (!keys_->kept<true>(name)) return general_key(name, true);
     if (!keys_->try_add_kept(name)) [[unlikely]] {
-      // Another member was renamed: add_member() checks this one.
+      // Another member was renamed: add_member() checks this one, at once
+      // unless nulls are dropped (then when its value shows that it stays,
+      // where the separate transforms report a collision too).
+      if (!drop_) return general_key(name, true);
       key_slot_ = nullptr;
       if (live_ != nullptr) live_->on_key(name);
       key_checked_ = false;

@@ -317,6 +317,29 @@ case("key_case_collision_in_a_map_dropping_nulls",
      stderr='jbx: error: <stdin>:1:52: --key-case=snake: keys "a_b" and '
             '"aB" both become "a_b"\n'
             '  ' + MAPS + '\n' + ' ' * 53 + '^\n')
+# An object past the keys a shape records (a map keyed by ids), whose kept
+# key collides with a renamed one read before it: reported at the key, or
+# at the value while nulls are dropped, as in a small object.
+BIG = '{"aB":1,' + ','.join('"k%d":0' % i for i in range(1030)) + ',"a_b":2}'
+
+
+def at(text, col):
+    """The error's context, as jbx shows it for column `col` of `text`: the
+    line from 59 characters before it, and a caret under it."""
+    return '  ' + text[col - 60:] + '\n' + ' ' * 61 + '^\n'
+
+
+BIG_KEY = BIG.index('"a_b"') + 1
+BIG_VALUE = BIG.index(':2}') + 2
+case("key_case_collision_past_the_recorded_keys",
+     ["fmt", "-c", "--key-case", "snake"], stdin=BIG, code=2, stdout=None,
+     stderr='jbx: error: <stdin>:1:%d: --key-case=snake: keys "aB" and '
+            '"a_b" both become "a_b"\n' % BIG_KEY + at(BIG, BIG_KEY))
+case("key_case_collision_past_the_recorded_keys_dropping_nulls",
+     ["fmt", "-c", "--key-case", "snake", "--nulls=drop"], stdin=BIG, code=2,
+     stdout=None,
+     stderr='jbx: error: <stdin>:1:%d: --key-case=snake: keys "aB" and '
+            '"a_b" both become "a_b"\n' % BIG_VALUE + at(BIG, BIG_VALUE))
 # Records whose keys repeat, at several depths: the writer keeps each
 # renamed key's text (separator, indent, name, colon) for the depth it
 # was made at, and remakes it at another.
