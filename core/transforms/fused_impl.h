@@ -1164,8 +1164,8 @@ template <class Next>
       if (cache_) {
         top_->direct = direct_;
         // A live array: its records may open deferred without the
-        // tracker entering them.
-        if (is_array) top_->records = live && defer_ && tracker_->replayable();
+        // tracker entering them. (With the cache, the tracker replays.)
+        if (is_array) top_->records = live && defer_;
       }
     }
   }
