@@ -148,9 +148,12 @@ std::optional<int> parse_flags(const CommandSpec& cmd, int argc, char** argv,
                                Args& args) {
   bool help = false;
   CLI::App app(std::string(cmd.summary), "jbx " + std::string(cmd.name));
-  // argv[1] is the subcommand; CLI11 parses what follows it.
+  // argv[1] is the subcommand; CLI11 parses what follows it up to a "--",
+  // after which every word is a positional.
+  const int dashes = static_cast<int>(
+      std::find(argv + 2, argv + argc, std::string_view("--")) - argv);
   std::vector<std::string> rest;
-  for (int i = argc - 1; i >= 2; --i) rest.emplace_back(argv[i]);
+  for (int i = dashes - 1; i >= 2; --i) rest.emplace_back(argv[i]);
   register_flags(app, cmd, args, help, &rest);
   try {
     app.parse(rest);
@@ -170,8 +173,9 @@ std::optional<int> parse_flags(const CommandSpec& cmd, int argc, char** argv,
     return usage_error(fmt::format("jbx {}: {}", cmd.name, msg));
   }
   if (help) {  // -h prints summaries, --help details
-    const bool long_form = std::find(argv + 2, argv + argc,
-                                     std::string_view("--help")) != argv + argc;
+    const bool long_form =
+        std::find(argv + 2, argv + dashes, std::string_view("--help")) !=
+        argv + dashes;
     write_stdout(render_help(&cmd, long_form));
     return to_int(ExitCode::ok);
   }
@@ -187,6 +191,10 @@ std::optional<int> parse_flags(const CommandSpec& cmd, int argc, char** argv,
                                      cmd.name, did_you_mean(word, views)));
     }
     args.positionals.push_back(extra);
+  }
+  if (dashes < argc) {
+    args.positionals.insert(args.positionals.end(), argv + dashes + 1,
+                            argv + argc);
   }
   return std::nullopt;
 }
@@ -219,6 +227,10 @@ bool parse_common_flags(const CommandSpec& cmd, int argc, char** argv,
   out.command = args.command;
   for (int i = 2; i < argc; ++i) {
     const std::string_view word = argv[i];
+    if (word == "--") {  // the rest are positionals
+      out.positionals.insert(out.positionals.end(), argv + i + 1, argv + argc);
+      break;
+    }
     if (!looks_like_flag(word)) {
       if (word.empty()) return false;
       out.positionals.emplace_back(word);

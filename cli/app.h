@@ -17,8 +17,9 @@ int main(int argc, char** argv);
 ///
 /// The common forms, without CLI11: positionals, a switch the command has
 /// (--long, -s), an option it has with its value (--long=VALUE, or --long
-/// VALUE and -s VALUE where VALUE has no leading dash). False, with `args`
-/// untouched, for any other word: -h, --, a cluster (-cS), an unknown flag.
+/// VALUE and -s VALUE where VALUE has no leading dash), and "--", after
+/// which every word is a positional. False, with `args` untouched, for any
+/// other word: -h, a cluster (-cS), an unknown flag.
 bool parse_common_flags(const CommandSpec& cmd, int argc, char** argv,
                         Args& args);
 /// Any words, with CLI11. Returns the exit code when the run ends here

@@ -101,7 +101,8 @@ BOOST_AUTO_TEST_SUITE(command_line)
 
 BOOST_AUTO_TEST_CASE(common_forms_parse_as_cli11_parses_them) {
   std::mt19937 rng(5);
-  static const char* const kPositionals[] = {"a.json", "-", "b.cbor", "$.a"};
+  static const char* const kPositionals[] = {"a.json", "-", "b.cbor", "$.a",
+                                             "--"};
   for (const CommandSpec& cmd : command_table()) {
     const auto flags = flags_of(cmd);
     // Each flag alone in each form, then random mixes with positionals
@@ -133,8 +134,8 @@ BOOST_AUTO_TEST_CASE(other_forms_are_left_to_cli11) {
   const std::vector<std::vector<std::string>> others = {
       {"-h"},
       {"--help"},
+      {"--help", "--", "a.json"},
       {"a.json", "--help"},
-      {"--", "-a.json"},
       {"-cS"},             // a cluster of switches
       {"-i4"},             // a short name with more after it
       {"--no-such-flag"},  // unknown, with a suggestion from CLI11's path

@@ -1,7 +1,8 @@
 """End-to-end tests of how argv is parsed: clustered short flags, attached
-values, values that look like flags, `--`, repeated flags and flags of other
-commands. jbx registers with CLI11 only the flags argv names, so these pin
-that the result is the same as with every flag of the command registered."""
+values, values that look like flags, `--` (the end of the flags), repeated
+flags and flags of other commands. jbx registers with CLI11 only the flags
+argv names, and parses the common forms without CLI11, so these pin that
+the result is the same as with every flag of the command registered."""
 
 import os
 import sys
@@ -60,9 +61,15 @@ case("long_prefix_is_not_a_flag", ["fmt", "--sort"], stdin=DOC, stdout="",
      code=2,
      stderr="jbx: error: unknown option '--sort' for 'jbx fmt', did you "
             "mean '--sort-keys'?\n")
-case("double_dash_is_reported", ["fmt", "-c", "--", "-c"], stdin=DOC,
-     stdout="", code=2,
-     stderr="jbx: error: unknown option '--' for 'jbx fmt'\n")
+case("double_dash_ends_the_flags", ["fmt", "-c", "--", "-c", "a.json"],
+     files={"-c": DOC, "a.json": "[2]"}, stdout='{"b":1,"a":[1]}\n[2]\n')
+case("double_dash_after_a_cluster", ["fmt", "-cS", "--", "-h", "--"],
+     files={"-h": DOC, "--": "[2]"}, stdout=SORTED + "[2]\n")
+case("double_dash_as_an_option_value", ["fmt", "--indent", "--", "a.json"],
+     files={"a.json": DOC}, stdout="", code=2,
+     stderr="jbx: error: option '--indent' needs a value (N)\n")
+case("help_before_double_dash", ["fmt", "-h", "--", "--help"], stderr="",
+     check=lambda d, out, err: _expect_prefix(out, "jbx fmt: Reformat JSON"))
 case("negative_number_is_a_file", ["fmt", "-5"], stdout="", code=2,
      stderr="jbx: error: -5: cannot open: No such file or directory\n")
 case("help_after_flags", ["fmt", "-c", "--indent", "2", "-h"], stderr="",
