@@ -62,6 +62,10 @@ struct SimdChunking {
   // run on more than one CPU. In smaller ones, starting the thread and
   // its index cost about as much as the overlap gains.
   std::size_t ahead_from = std::size_t{16} << 20;
+  // A walk that writes JSON text costs more than the index it reads, so
+  // the overlap gains more: it is indexed ahead from the smaller of this
+  // and ahead_from.
+  std::size_t text_ahead_from = std::size_t{3} << 20;
 };
 
 class SimdEngine {

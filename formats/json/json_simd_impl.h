@@ -1236,6 +1236,7 @@ class Engine final : public SimdEngine, Chunks {
   std::string scratch_;
   SimdProgress* progress_ = nullptr;
   SimdChunking chunking_;
+  std::size_t ahead_from_ = SIZE_MAX;  // the walk's, from chunking_
   Ahead ahead_;
   std::string slots_;      // kSlots of slot_size(), or none
   std::uint64_t seq_ = 0;  // the chunks the walk has been given
@@ -1305,7 +1306,7 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
   if (progress_ != nullptr && c.text == doc + from) progress_->passed(from);
   if (err) return err;
   c.stage1 = stage1_.get();
-  if (!c.final && doc_len >= chunking_.ahead_from && Worker::useful()) {
+  if (!c.final && doc_len >= ahead_from_ && Worker::useful()) {
     ahead_ = Ahead{true,
                    doc,
                    doc_len,
@@ -1493,6 +1494,9 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
         &first);
     counted_ = &h;
   }
+  ahead_from_ = kTakesPlainText<H>
+                    ? std::min(chunking_.ahead_from, chunking_.text_ahead_from)
+                    : chunking_.ahead_from;
   // Slots for a mapped file's chunks (a byte read through it tells).
   char probe = 0;
   if (progress_ != nullptr && progress_->copy(0, &probe, 1) == 1) {
