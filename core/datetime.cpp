@@ -644,6 +644,17 @@ namespace {
 
 // The ISO 8601 pieces, written at `p` (kIsoInstantBound bytes hold an
 // instant); each returns the end.
+
+// A fraction of a second as java.time writes it: in groups of three
+// digits, and only when not zero.
+char* put_fraction(char* p, std::uint32_t nanos) {
+  if (nanos == 0) return p;
+  *p++ = '.';
+  if (nanos % 1000000 == 0) return put_padded(p, nanos / 1000000, 3);
+  if (nanos % 1000 == 0) return put_padded(p, nanos / 1000, 6);
+  return put_padded(p, nanos, 9);
+}
+
 char* put_iso_date(const Fields& f, char* p) {
   if (f.year > 9999) *p++ = '+';
   p = put_padded(p, f.year, 4);
@@ -659,11 +670,7 @@ char* put_iso_time(const Fields& f, char* p) {
   p = put_padded(p, f.minute, 2);
   *p++ = ':';
   p = put_padded(p, f.second, 2);
-  if (f.nanos == 0) return p;
-  *p++ = '.';
-  if (f.nanos % 1000000 == 0) return put_padded(p, f.nanos / 1000000, 3);
-  if (f.nanos % 1000 == 0) return put_padded(p, f.nanos / 1000, 6);
-  return put_padded(p, f.nanos, 9);
+  return put_fraction(p, f.nanos);
 }
 
 char* put_iso_local(const Fields& f, char* p) {
@@ -872,6 +879,29 @@ struct IsoParts {
   return true;
 }
 
+// The day and the minute of the day of `r` moved by `shift` seconds, when
+// that is whole minutes and keeps the month (most offsets, most days): then
+// only the day, hour and minute of its text change.
+[[gnu::always_inline]] inline bool shift_in_month(
+    const IsoParts& r, std::int32_t shift, std::uint32_t& day,
+    std::uint32_t& minute_of_day) {
+  std::int32_t minutes =
+      static_cast<std::int32_t>(r.hour * 60 + r.minute) + shift / 60;
+  day = r.day;
+  // (A day before or after: the day's pair is written, when it stays
+  // within the month.)
+  if (minutes < 0 && day > 1) {
+    minutes += 24 * 60;
+    --day;
+  } else if (minutes >= 24 * 60 && day < 28) {
+    minutes -= 24 * 60;
+    ++day;
+  }
+  if (shift % 60 != 0 || minutes < 0 || minutes >= 24 * 60) return false;
+  minute_of_day = static_cast<std::uint32_t>(minutes);
+  return true;
+}
+
 }  // namespace
 
 bool parse_iso_fast(std::string_view t, std::int64_t& local_seconds,
@@ -906,6 +936,21 @@ char* put_iso_text_instant(std::string_view text, std::int32_t offset,
                            char* out) {
   IsoParts r;
   if (!parse_iso_parts(text, r)) return nullptr;
+  std::uint32_t day = 0;
+  std::uint32_t m = 0;
+  if (shift_in_month(r, offset - r.offset, day, m)) {
+    // "yyyy-MM-" and ":ss" as they are (four digits of year), the day,
+    // hour and minute written again.
+    std::memcpy(out, text.data(), 8);
+    std::memcpy(out + 8, kPairs + 2 * day, 2);
+    out[10] = 'T';
+    std::memcpy(out + 11, kPairs + 2 * (m / 60), 2);
+    out[13] = ':';
+    std::memcpy(out + 14, kPairs + 2 * (m % 60), 2);
+    std::memcpy(out + 16, text.data() + 16, 3);
+    return put_offset(put_fraction(out + 19, r.nanos), offset, true, true,
+                      true);
+  }
   Fields f;
   set_fields(r, f);
   shift_fields(f, offset - r.offset);
@@ -1346,25 +1391,13 @@ char* DatePattern::format_iso_text(std::string_view iso, std::int32_t offset,
   if (r.offset != offset) {
     // Offsets of whole minutes that keep the month (most): only the day,
     // hour and minute change.
-    const std::int32_t shift = offset - r.offset;
-    std::int32_t minutes =
-        static_cast<std::int32_t>(r.hour * 60 + r.minute) + shift / 60;
-    // (A day before or after: the day's pair is written, when it stays
-    // within the month.)
-    std::uint32_t day = r.day;
-    if (minutes < 0 && day > 1) {
-      minutes += 24 * 60;
-      --day;
-    } else if (minutes >= 24 * 60 && day < 28) {
-      minutes -= 24 * 60;
-      ++day;
-    }
-    if (shift % 60 == 0 && minutes >= 0 && minutes < 24 * 60) {
+    std::uint32_t day = 0;
+    std::uint32_t m = 0;
+    if (shift_in_month(r, offset - r.offset, day, m)) {
       std::memcpy(p, layout_.data(), kLayoutWidth);
       for (const std::size_t k : {0, 1, 2, 6}) {
         std::memcpy(p + pair_pos_[k], iso.data() + kAt[k], 2);
       }
-      const auto m = static_cast<std::uint32_t>(minutes);
       std::memcpy(p + pair_pos_[3], kPairs + 2 * day, 2);
       std::memcpy(p + pair_pos_[4], kPairs + 2 * (m / 60), 2);
       std::memcpy(p + pair_pos_[5], kPairs + 2 * (m % 60), 2);

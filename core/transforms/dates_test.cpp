@@ -241,9 +241,10 @@ BOOST_AUTO_TEST_CASE(iso_texts_formatted_from_their_digits) {
       "yyyy-MM-dd HH:mm:ss.SSS"};
   // (The last, with seconds, is never a whole number of minutes away.)
   const std::int32_t zones[] = {0, 8 * 3600, -5 * 3600 - 1800, 3600 + 7};
-  const char* const suffixes[] = {"Z",     "+08:00",      "-05:30", ".5Z",
-                                  ".123Z", ".123456789Z", "",       "+8",
-                                  ".Z",    "z",           "+08:00x"};
+  const char* const suffixes[] = {
+      "Z",     "+08:00",      "-05:30",   ".5Z",        ".123Z",
+      ".000Z", ".123456789Z", "",         "+8",         ".Z",
+      "z",     "+08:00x",     ".5-05:30", ".000+08:00", ".123456+01:00"};
   std::uint64_t seed = 99;
   const auto next = [&seed] {
     seed = seed * 6364136223846793005u + 1442695040888963407u;
@@ -258,10 +259,11 @@ BOOST_AUTO_TEST_CASE(iso_texts_formatted_from_their_digits) {
           tf::DateFormat::parse(pattern, dt::TimeZone::fixed(zone)));
       for (int k = 0; k < 2000; ++k) {
         // Some fields out of range: the text is then no date.
-        const std::string text =
-            fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}{}", next() % 10000,
-                        next() % 13, next() % 32, next() % 25, next() % 61,
-                        next() % 61, suffixes[next() % std::size(suffixes)]);
+        // (ISO 8601 allows 't' and RFC 3339 a space for the 'T'.)
+        const std::string text = fmt::format(
+            "{:04}-{:02}-{:02}{}{:02}:{:02}:{:02}{}", next() % 10000,
+            next() % 13, next() % 32, "Tt "[next() % 3], next() % 25,
+            next() % 61, next() % 61, suffixes[next() % std::size(suffixes)]);
         dt::Fields w;
         std::int32_t offset = 0;
         const bool fast = dt::parse_iso_fast_fields(text, w, offset);
