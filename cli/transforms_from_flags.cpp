@@ -282,8 +282,7 @@ Handler& FeatureTransforms::wrap(Handler& next, TransformChain& chain,
   if (s.empty()) return next;
   const bool format_dates =
       binary_output ? s.date_format.has_value() : s.dates_in_json;
-  if (!s.rules && !s.schema && !s.empty_as_null && !s.bigint_as_string &&
-      s.decimals == tf::DecimalStyle::keep) {
+  if (!s.rules && !s.schema && !s.empty_as_null) {
     // The usual features, in one handler: the same output as the chain
     // below, at a fraction of its cost (core/transforms/fused.h).
     tf::FusedOptions o;
@@ -291,6 +290,8 @@ Handler& FeatureTransforms::wrap(Handler& next, TransformChain& chain,
     o.nulls = s.nulls;
     o.key_case = s.key_case;
     o.key_case_name = s.key_case_name;
+    o.bigint_as_string = s.bigint_as_string;
+    o.decimals = s.decimals;
     if (format_dates) {
       o.dates = binary_output ? *s.date_format : s.json_dates;
     }

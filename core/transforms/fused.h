@@ -1,7 +1,8 @@
 // The fastjson2 writer features most runs ask for (--date-fields, --nulls,
-// --key-case and date formatting) as one handler, with the output of the
-// chain ParseDateFields -> DropNulls -> RenameKeys -> FormatDates but no
-// virtual call per event and step, and no copy of the keys it holds back.
+// --key-case, --bigint-as-string, --decimal and date formatting) as one
+// handler, with the output of the chain ParseDateFields -> DropNulls ->
+// RenameKeys -> NumberStyle -> FormatDates but no virtual call per event and
+// step, and no copy of the keys it holds back.
 //
 // It is a template on the next handler so that, in front of the JSON
 // writer, the JSON reader calls it and it calls the writer directly, and
@@ -27,6 +28,7 @@
 #include "core/transforms/key_case.h"
 #include "core/transforms/name_table.h"
 #include "core/transforms/nulls.h"
+#include "core/transforms/numbers.h"
 #include "core/transforms/path_tracker.h"
 
 namespace jbx::transforms {
@@ -38,6 +40,8 @@ struct FusedOptions {
   std::optional<KeyCase> key_case;              // as RenameKeys
   std::string key_case_name;                    // for its errors
   std::optional<DateFormat> dates;              // as FormatDates
+  bool bigint_as_string = false;                // as NumberStyle
+  DecimalStyle decimals = DecimalStyle::keep;   // as NumberStyle
 };
 
 namespace detail {
@@ -299,6 +303,10 @@ class FusedFeatures final : public Handler {
   Flow on_key(std::string_view name, bool plain);
   void on_string(std::string_view s, bool plain);
   void on_number(std::string_view text);
+  /// A number sent on, as NumberRules write it (numbers_on_).
+  [[gnu::noinline]] void styled_number(std::string_view text);
+  template <class V>
+  void styled_value(V v);
   // The general ways of values outside the direct containers: inline
   // where every value takes them (no kDirect), else out of line
   // (*_slowly()), so that the reader's kernel, which inlines the direct
@@ -595,10 +603,11 @@ class FusedFeatures final : public Handler {
   // raw_later_key(): the most members in a row an object may leave out
   // and still follow its shape.
   static constexpr std::ptrdiff_t kAbsentRun = 16;
-  // keys_, tracker_ or drop_, with a replayable tracker: objects have
-  // shapes. (Dropping nulls alone needs no renaming or replayed steps, but
-  // a key taken as the next one of a shape, its written form copied, costs
-  // less than one scanned for escapes and sent as read: kUnshaped.)
+  // keys_, tracker_, drop_ or numbers_on_, with a replayable tracker:
+  // objects have shapes. (Dropping nulls or styling numbers alone needs no
+  // renaming or replayed steps, but a key taken as the next one of a shape,
+  // its written form copied, costs less than one scanned for escapes and
+  // sent as read: kUnshaped.)
   bool cache_ = false;
   // Without the cache, each object opens its renamer level as it opens.
   bool eager_levels_ = false;
@@ -634,6 +643,8 @@ class FusedFeatures final : public Handler {
   bool fast_dates_ = false;
   bool drop_ = false;      // --nulls=drop or drop-all
   bool drop_all_ = false;  // also null array elements
+  NumberRules numbers_;
+  bool numbers_on_ = false;  // numbers_.active()
   // Closing a container is pop_open() alone (cache_, no drop-all, no eager
   // levels).
   bool close_simple_ = false;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -199,7 +200,9 @@ template <class Next>
 FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
     : next_(next),
       drop_(o.nulls != NullPolicy::keep),
-      drop_all_(o.nulls == NullPolicy::drop_all) {
+      drop_all_(o.nulls == NullPolicy::drop_all),
+      numbers_(o.bigint_as_string, o.decimals),
+      numbers_on_(numbers_.active()) {
   if (drop_) hold_firsts_ = std::uint64_t{1} << ('n' & 63) | 1;
   if (o.date_fields) {
     date_reader_.emplace(std::move(*o.date_fields));
@@ -212,8 +215,8 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
                 date_writer_->instants_fixed();
   defer_ = kDirect && fast_dates_;
   raw_dates_ = defer_ && date_writer_->formats_iso_text();
-  cache_ =
-      (keys_ || tracker_ || drop_) && (!tracker_ || tracker_->replayable());
+  cache_ = (keys_ || tracker_ || drop_ || numbers_on_) &&
+           (!tracker_ || tracker_->replayable());
   fast_keys_ = cache_;
   eager_levels_ = keys_ && !cache_;
   close_simple_ = cache_ && !drop_all_ && !eager_levels_;
@@ -1349,20 +1352,53 @@ void FusedFeatures<Next>::on_number(std::string_view text) {
   if (date_reader_->number(text, *tracker_, t)) {
     send_timestamp(t);
   } else if (release()) {
+    styled_number(text);
+  }
+}
+
+template <class Next>
+void FusedFeatures<Next>::styled_number(std::string_view text) {
+  if (numbers_on_) {
+    numbers_.number_text(text, next_);
+  } else {
     next_.number_text(text);
+  }
+}
+
+template <class Next>
+template <class V>
+void FusedFeatures<Next>::styled_value(V v) {
+  if constexpr (std::is_same_v<V, double>) {
+    if (numbers_on_) {
+      numbers_.double_value(v, next_);
+    } else {
+      next_.double_value(v);
+    }
+  } else if constexpr (std::is_signed_v<V>) {
+    if (numbers_on_) {
+      numbers_.int_value(v, next_);
+    } else {
+      next_.int_value(v);
+    }
+  } else {
+    if (numbers_on_) {
+      numbers_.uint_value(v, next_);
+    } else {
+      next_.uint_value(v);
+    }
   }
 }
 
 template <class Next>
 void FusedFeatures<Next>::int_value(std::int64_t v) {
   if (kDirect && direct_ != kOff) {
-    next_.int_value(v);
+    styled_value(v);
     return;
   }
   if (selected()) {
     on_number(detail::number_text(v));
   } else if (release()) {
-    next_.int_value(v);
+    styled_value(v);
   }
   value_end();
 }
@@ -1370,13 +1406,13 @@ void FusedFeatures<Next>::int_value(std::int64_t v) {
 template <class Next>
 void FusedFeatures<Next>::uint_value(std::uint64_t v) {
   if (kDirect && direct_ != kOff) {
-    next_.uint_value(v);
+    styled_value(v);
     return;
   }
   if (selected()) {
     on_number(detail::number_text(v));
   } else if (release()) {
-    next_.uint_value(v);
+    styled_value(v);
   }
   value_end();
 }
@@ -1384,13 +1420,13 @@ void FusedFeatures<Next>::uint_value(std::uint64_t v) {
 template <class Next>
 void FusedFeatures<Next>::double_value(double v) {
   if (kDirect && direct_ != kOff) {
-    next_.double_value(v);
+    styled_value(v);
     return;
   }
   if (selected()) {
     on_number(detail::number_text(v));
   } else if (release()) {
-    next_.double_value(v);
+    styled_value(v);
   }
   value_end();
 }
@@ -1399,7 +1435,11 @@ template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::number_text(
     std::string_view text) {
   if (kDirect && direct_ != kOff) {
-    next_.number_text(text);
+    if (numbers_on_) [[unlikely]] {
+      styled_number(text);
+    } else {
+      next_.number_text(text);
+    }
     return;
   }
   if constexpr (kDirect) {
@@ -1420,7 +1460,7 @@ template <class Next>
   if (selected()) {
     on_number(text);
   } else if (release()) {
-    next_.number_text(text);
+    styled_number(text);
   }
   value_end();
 }

@@ -183,6 +183,65 @@ BOOST_AUTO_TEST_CASE(same_output_and_errors_as_the_separate_transforms) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(numbers_styled_as_the_separate_transforms) {
+  // --bigint-as-string and --decimal, with the other features: numbers at
+  // the root, in arrays, in records that follow their shapes (sent
+  // direct), dropped members around them, and numbers a date rule selects
+  // (read as epoch times first; kept and then styled with keep_errors).
+  const char* const docs[] = {
+      "[1,-1,9007199254740991,9007199254740992,-9007199254740991,"
+      "-9007199254740992,123456789012345678901234567890,-0,0.5,1.5e3,1E+2,"
+      "-1e-7,0.00012,12.0,1e400,-1.2345678901234567890e-30]",
+      "9007199254740993 1.5e-3 {\"a\":[12345678901234567]}",
+      R"({"id":9007199254740993,"price":1.50,"exp":2.5E-3,"n":null})",
+      R"([{"id":1,"bigId":90071992547409930,"d":1e2,"x":null,
+          "createdAt":"2024-01-02T03:04:05Z"},
+         {"id":2,"bigId":1,"d":0.1,"x":{"n":1e-3},"createdAt":1700000000000},
+         {"id":3,"bigId":-90071992547409930,"d":-0.0,"x":null,
+          "createdAt":900719925474099300000},
+         {"id":4,"bigId":5,"d":5E0,"x":{"n":null},"createdAt":1.5e12}])",
+      R"({"tooLongForPlain":1e20000})",
+  };
+  const std::vector<std::vector<std::string>> fields = {
+      {}, {"$[*].createdAt"}, {"$..createdAt"}};
+  for (const bool bigint : {false, true}) {
+    for (const tf::DecimalStyle d :
+         {tf::DecimalStyle::keep, tf::DecimalStyle::plain,
+          tf::DecimalStyle::exponent}) {
+      for (const auto& fl : fields) {
+        for (const bool drop : {false, true}) {
+          for (const bool keep_errors : {false, true}) {
+            Features f;
+            f.bigint_as_string = bigint;
+            f.decimals = d;
+            f.date_fields = fl;
+            f.keep_errors = keep_errors;
+            f.date_format = fl.empty() ? "" : "yyyy-MM-dd HH:mm:ss";
+            if (drop) {
+              f.nulls = tf::NullPolicy::drop;
+              f.key_case = tf::KeyCase::snake;
+            }
+            for (const char* doc : docs) {
+              check_same(doc, f, true);
+              check_same(doc, f, false);
+            }
+          }
+        }
+      }
+    }
+  }
+  // The styled output itself, once.
+  Features f;
+  f.bigint_as_string = true;
+  f.decimals = tf::DecimalStyle::plain;
+  f.nulls = tf::NullPolicy::drop;
+  BOOST_TEST(outcome(R"([{"a":9007199254740993,"b":1.5e3,"c":null},)"
+                     R"({"a":1,"b":1e-3,"c":2}])",
+                     fused(f, false)) ==
+             R"([{"a":"9007199254740993","b":1500},{"a":1,"b":0.001,"c":2}])"
+             "\n");
+}
+
 BOOST_AUTO_TEST_CASE(dates_written_with_their_keys) {
   // A date string of a deferred record in the usual form is written with
   // its key, in place (FusedFeatures::raw_key()); anything else about it

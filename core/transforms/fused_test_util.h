@@ -12,6 +12,7 @@
 #include "core/transforms/fused.h"
 #include "core/transforms/key_case.h"
 #include "core/transforms/nulls.h"
+#include "core/transforms/numbers.h"
 #include "core/transforms/path_tracker.h"
 #include "core/transforms/transform_test_util.h"
 
@@ -24,6 +25,8 @@ struct Features {
   std::optional<KeyCase> key_case;
   std::string date_format;  // "" for none
   bool keep_errors = false;
+  bool bigint_as_string = false;
+  DecimalStyle decimals = DecimalStyle::keep;
 };
 
 inline FusedOptions options(const Features& f) {
@@ -42,6 +45,8 @@ inline FusedOptions options(const Features& f) {
   if (!f.date_format.empty()) {
     o.dates = DateFormat::parse(f.date_format, datetime::TimeZone());
   }
+  o.bigint_as_string = f.bigint_as_string;
+  o.decimals = f.decimals;
   return o;
 }
 
@@ -58,6 +63,11 @@ inline Make chain(const Features& f) {
     Handler* h = &next;
     if (o.dates) {
       parts.push_back(std::make_unique<FormatDates>(*h, *o.dates));
+      h = parts.back().get();
+    }
+    if (o.bigint_as_string || o.decimals != DecimalStyle::keep) {
+      parts.push_back(
+          std::make_unique<NumberStyle>(*h, o.bigint_as_string, o.decimals));
       h = parts.back().get();
     }
     if (o.key_case) {

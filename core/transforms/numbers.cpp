@@ -12,13 +12,6 @@ namespace {
 
 constexpr std::int64_t kMaxPlainDigits = 10000;
 
-bool is_integer_text(std::string_view t) {
-  for (const char c : t) {
-    if (c == '.' || c == 'e' || c == 'E') return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 bool is_unsafe_integer_text(std::string_view t) {
@@ -96,54 +89,24 @@ void restyle_decimal(std::string_view t, DecimalStyle style, std::string& out) {
   }
 }
 
-void NumberStyle::int_value(std::int64_t v) {
-  if (bigint_as_string_ && (v > kMaxSafeInteger || v < -kMaxSafeInteger)) {
-    buf_.clear();
-    fmt::format_to(std::back_inserter(buf_), "{}", v);
-    next_.string_value(buf_);
-    return;
-  }
-  next_.int_value(v);
+std::string_view NumberRules::integer_text(std::int64_t v) {
+  buf_.clear();
+  fmt::format_to(std::back_inserter(buf_), "{}", v);
+  return buf_;
 }
 
-void NumberStyle::uint_value(std::uint64_t v) {
-  if (bigint_as_string_ && v > static_cast<std::uint64_t>(kMaxSafeInteger)) {
-    buf_.clear();
-    fmt::format_to(std::back_inserter(buf_), "{}", v);
-    next_.string_value(buf_);
-    return;
-  }
-  next_.uint_value(v);
+std::string_view NumberRules::integer_text(std::uint64_t v) {
+  buf_.clear();
+  fmt::format_to(std::back_inserter(buf_), "{}", v);
+  return buf_;
 }
 
-void NumberStyle::double_value(double v) {
-  if (decimals_ == DecimalStyle::keep || !std::isfinite(v)) {
-    next_.double_value(v);
-    return;
-  }
+std::string_view NumberRules::restyled(double v) {
   // The shortest spelling that reads back as v: exact for this double.
   std::string shortest = fmt::format("{}", v);
   if (is_integer_text(shortest)) shortest += ".0";
   restyle_decimal(shortest, decimals_, buf_);
-  next_.number_text(buf_);
-}
-
-void NumberStyle::number_text(std::string_view t) {
-  const bool integer = is_integer_text(t);
-  if (integer) {
-    if (bigint_as_string_ && is_unsafe_integer_text(t)) {
-      next_.string_value(t);
-    } else {
-      next_.number_text(t);
-    }
-    return;
-  }
-  if (decimals_ == DecimalStyle::keep) {
-    next_.number_text(t);
-    return;
-  }
-  restyle_decimal(t, decimals_, buf_);
-  next_.number_text(buf_);
+  return buf_;
 }
 
 }  // namespace jbx::transforms

@@ -2,6 +2,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <random>
+
 #include "core/error.h"
 #include "core/transforms/transform_test_util.h"
 
@@ -62,6 +64,31 @@ BOOST_AUTO_TEST_CASE(plain_never_has_an_exponent) {
   BOOST_TEST(
       restyle("123456789012345678901234567890.5e-40", DecimalStyle::plain) ==
       "0.00000000001234567890123456789012345678905");
+}
+
+BOOST_AUTO_TEST_CASE(plain_keeps_a_decimal_without_an_exponent) {
+  // NumberRules passes such a number on unchanged without restyling it:
+  // every JSON spelling without an exponent is its own plain form.
+  std::mt19937 rng(7);
+  for (int k = 0; k < 20000; ++k) {
+    std::string t = rng() % 2 == 0 ? "-" : "";
+    const int int_digits = static_cast<int>(rng() % 4);
+    if (int_digits == 0) {
+      t += '0';
+    } else {
+      t += static_cast<char>('1' + rng() % 9);
+      for (int i = 1; i < int_digits; ++i) {
+        t += static_cast<char>('0' + rng() % 10);
+      }
+    }
+    if (rng() % 4 != 0) {
+      t += '.';
+      for (int i = 0, n = 1 + static_cast<int>(rng() % 6); i < n; ++i) {
+        t += static_cast<char>('0' + rng() % (rng() % 2 == 0 ? 2 : 10));
+      }
+    }
+    BOOST_TEST(restyle(t, DecimalStyle::plain) == t);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(exponent_keeps_every_digit) {

@@ -396,6 +396,13 @@ case("bigint_as_string_from_cbor", ["convert", "-c", "--bigint-as-string",
      files={"n.cbor": cbor2.dumps([2**63 - 1, -2**63, 2**64 + 1, 7])},
      stdout='["9223372036854775807","-9223372036854775808",'
             '"18446744073709551617",7]\n')
+case("numbers_from_cbor_with_other_features",
+     ["convert", "-c", "--bigint-as-string", "--decimal=plain", "--nulls=drop",
+      "--key-case=snake", "n.cbor"],
+     files={"n.cbor": cbor2.dumps([{"aB": 2**60, "c": None, "d": 1.5e-7,
+                                    "eF": -2**63, "g": 2**64 - 1, "h": 7}])},
+     stdout='[{"a_b":"1152921504606846976","d":0.00000015,'
+            '"e_f":"-9223372036854775808","g":"18446744073709551615","h":7}]\n')
 case("decimal_plain", ["fmt", "-c", "--decimal=plain"],
      stdin='[1.5e3,1E-7,-2.50e-1,0.00,12,1.0E+2]',
      stdout='[1500,0.0000001,-0.250,0.00,12,100]\n')

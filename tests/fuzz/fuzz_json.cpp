@@ -4,10 +4,10 @@
 //   the same events on valid input when the handler skips and stops;
 // - a valid input written by the JSON writer (compact, pretty, ASCII) and
 //   read back gives the same events;
-// - on a valid input, the fused writer features (dates, nulls, key case)
-//   in front of the JSON writer, which the simdjson walk calls directly,
-//   write what the separate transforms write behind the scalar parser, or
-//   fail with the same message;
+// - on a valid input, the fused writer features (dates, nulls, key case,
+//   number styles) in front of the JSON writer, which the simdjson walk
+//   calls directly, write what the separate transforms write behind the
+//   scalar parser, or fail with the same message;
 // - on a valid input, CBOR and MessagePack written from the simdjson walk
 //   in chunks indexed ahead (where a top-level array is counted in two
 //   halves, one on each thread, and streamed) are the bytes written from
@@ -219,10 +219,14 @@ void check_features(const std::string& text) {
   f[0].key_case = tf::KeyCase::snake;
   f[0].date_format = "yyyy-MM-dd HH:mm:ss";
   f[0].keep_errors = true;
+  f[0].bigint_as_string = true;
   f[1].nulls = tf::NullPolicy::drop_all;
   f[1].key_case = tf::KeyCase::camel;
+  f[1].decimals = tf::DecimalStyle::exponent;
   f[2].date_fields = {"$.a.b"};
   f[2].key_case = tf::KeyCase::kebab;
+  f[2].bigint_as_string = true;
+  f[2].decimals = tf::DecimalStyle::plain;
   for (const auto& one : f) {
     const std::string want = features(text, one, false, false);
     if (features(text, one, true, false) != want) {
