@@ -231,15 +231,14 @@ bool parse_common_flags(const CommandSpec& cmd, int argc, char** argv,
       out.positionals.insert(out.positionals.end(), argv + i + 1, argv + argc);
       break;
     }
-    if (!looks_like_flag(word)) {
-      if (word.empty()) return false;
+    if (!looks_like_flag(word)) {  // "-" and "" too, as CLI11 takes them
       out.positionals.emplace_back(word);
       continue;
     }
     const std::size_t eq = word.find('=');
     const bool joined = word.starts_with("--") && eq != std::string_view::npos;
     const FlagSpec* f = named_flag(cmd, joined ? word.substr(0, eq) : word);
-    if (f == nullptr) return false;  // --help, --, -cS, unknown: CLI11's
+    if (f == nullptr) return false;  // --help, -cS, unknown: CLI11's
     const std::string key(f->long_name);
     if (f->value_name.empty()) {
       if (joined) return false;  // --switch=VALUE
