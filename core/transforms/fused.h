@@ -289,6 +289,13 @@ class FusedFeatures final : public Handler {
 
   /// The handler it sends to.
   Next& next() { return next_; }
+  /// The options it was made with.
+  const FusedOptions& options() const { return options_; }
+  /// Whether it sends the same events for each item of a top-level array
+  /// whatever the item's index: no --date-fields rule selects top-level
+  /// items by index. A reader may then have such an array's items handled
+  /// apart, in pieces, each by a handler of its own (made with options()).
+  bool items_apart() const { return items_apart_; }
 
  private:
   using Renamed = detail::KeyRenamer::Renamed;
@@ -622,6 +629,8 @@ class FusedFeatures final : public Handler {
   bool key_checked_ = false;       // it needs no add_member()
 
   Next& next_;
+  FusedOptions options_;
+  bool items_apart_ = true;
   std::optional<DateFieldReader> date_reader_;
   std::optional<PathTracker> tracker_;  // with date_reader_
   // The tracker while a rule may select something, else null. A container

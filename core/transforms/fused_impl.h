@@ -199,12 +199,23 @@ inline bool KeyRenamer::try_add_member(const Renamed& r) {
 template <class Next>
 FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
     : next_(next),
+      options_(o),
       drop_(o.nulls != NullPolicy::keep),
       drop_all_(o.nulls == NullPolicy::drop_all),
       numbers_(o.bigint_as_string, o.decimals),
       numbers_on_(numbers_.active()) {
   if (drop_) hold_firsts_ = std::uint64_t{1} << ('n' & 63) | 1;
   if (o.date_fields) {
+    for (const path::Query& q : o.date_fields->fields) {
+      // (A rule's first segment is what selects among top-level items.)
+      if (q.segments.empty()) continue;
+      for (const path::Selector& s : q.segments.front().selectors) {
+        if (s.kind != path::Selector::Kind::name &&
+            s.kind != path::Selector::Kind::wildcard) {
+          items_apart_ = false;
+        }
+      }
+    }
     date_reader_.emplace(std::move(*o.date_fields));
     tracker_.emplace(date_reader_->options().fields);
     live_ = &*tracker_;

@@ -198,6 +198,7 @@ std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
                              capacity - start, out,
                              from_source ? &progress : nullptr);
   }
+  pieces_apart_ += r.pieces_apart;
   if (r.refused) rethrow_refused(r, base + start);
   if (r.stopped) return start + r.consumed;
   if (r.ok) {

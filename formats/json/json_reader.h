@@ -62,6 +62,9 @@ class JsonReader final : public Reader {
 
   /// The number of documents delivered so far.
   std::uint64_t documents() const { return documents_; }
+  /// How many pieces of top-level arrays were walked on a second thread
+  /// and kept (SimdChunking::pieces_from; tests).
+  std::uint64_t pieces_apart() const { return pieces_apart_; }
 
  private:
   struct Impl;
@@ -96,6 +99,7 @@ class JsonReader final : public Reader {
   std::string_view text_;
   std::size_t pos_ = 0;  // whole mode: where the next document starts
   std::uint64_t documents_ = 0;
+  std::uint64_t pieces_apart_ = 0;
   std::size_t simd_limit_ = 0xFFFFFFFFu;
 
   // The storage of the window below, grown without zero-filling: a short

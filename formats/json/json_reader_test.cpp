@@ -7,11 +7,10 @@
 #include <random>
 #include <sstream>
 
-#include <unistd.h>
-
 #include "core/error.h"
 #include "formats/json/json_parser.h"
 #include "formats/json/json_simd.h"
+#include "formats/json/json_test_util.h"
 
 namespace {
 
@@ -80,22 +79,7 @@ jbx::SimdChunking chunks_ahead(const std::string& text) {
   return c;
 }
 
-// A file of its own for `text`, removed with it.
-class TempFile {
- public:
-  explicit TempFile(const std::string& text) {
-    static int n = 0;
-    path_ = std::filesystem::temp_directory_path() /
-            ("jbx-reader-test-" + std::to_string(getpid()) + "-" +
-             std::to_string(n++) + ".json");
-    std::ofstream(path_, std::ios::binary) << text;
-  }
-  ~TempFile() { std::filesystem::remove(path_); }
-  std::string path() const { return path_.string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using jbx::testing::TempFile;
 
 // Reads every document of `text`; simd=false forces the scalar parser,
 // `chunks` makes the simdjson walk index each document in chunks.

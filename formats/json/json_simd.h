@@ -27,6 +27,9 @@ struct SimdResult {
   // event it refused.
   std::exception_ptr refused;
   std::size_t refused_at = 0;
+  // The pieces of the top-level array walked on the second thread and
+  // kept (SimdChunking::pieces_from).
+  std::uint64_t pieces_apart = 0;
 };
 
 /// Told how far the walk of a large document has got: it reads such a
@@ -66,6 +69,12 @@ struct SimdChunking {
   // the overlap gains more: it is indexed ahead from the smaller of this
   // and ahead_from.
   std::size_t text_ahead_from = std::size_t{3} << 20;
+  // In documents this large (SIZE_MAX: none) written as JSON text, a
+  // top-level array of objects (records) is walked in pieces of about
+  // `piece` bytes, every other one on a second thread into a writer of its
+  // own, whose text is spliced in: the text is the same. Tests lower both.
+  std::size_t pieces_from = std::size_t{32} << 20;
+  std::size_t piece = std::size_t{2} << 20;
 };
 
 class SimdEngine {

@@ -22,10 +22,12 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -37,6 +39,7 @@
 #include "core/worker.h"
 #include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_fused.h"
+#include "formats/json/json_piece_writer.h"
 #include "formats/json/json_simd.h"
 #include "formats/json/json_writer.h"
 #include "formats/jsonb/jsonb_writer.h"
@@ -549,6 +552,21 @@ class Chunks {
   ~Chunks() = default;
 };
 
+// What the walk of a top-level array in pieces (Engine::Pieces) hears of
+// the array's items: the commas between them, from `mark` on.
+class PieceMarks {
+ public:
+  // At the comma between two items at the document's offset `comma` (at
+  // or past `mark`): where the walk goes on, at `comma` or, when the items
+  // after it were walked apart and their text spliced in, at the comma or
+  // bracket after the last of them. Sets `mark`, the next comma to hear
+  // of (SIZE_MAX: none).
+  virtual std::size_t at_comma(std::size_t comma, std::size_t& mark) = 0;
+
+ protected:
+  ~PieceMarks() = default;
+};
+
 // Sends the events of the document indexed by stage 1 to H. A template so
 // that the JSON writer (a final class) is called without virtual dispatch.
 // kChunked: the document is indexed a chunk at a time (Chunks); the walk
@@ -593,6 +611,25 @@ class IndexWalker {
   // into its caller: the walk is compiled best as a function of its own.
   [[gnu::noinline]] Code run();
 
+  // The walks in pieces, for the handlers that write JSON text.
+  static constexpr bool kPieces = kChunked && kTakesPlainText<H>;
+  // `marks` hears of the commas between the top-level array's items.
+  void walk_in_pieces(PieceMarks* marks) {
+    marks_ = marks;
+    mark_ = 0;
+  }
+  // Walks one piece of the top-level array (stack_ sized at least 1): from
+  // the item at the first token, the chunk's first, indexed from the
+  // document's offset `from`, up to the first comma between items at the
+  // offset `to` or past it, or to the array's closing bracket, which
+  // `consumed` then gives (neither is sent).
+  void walk_piece(std::size_t from, std::size_t to) {
+    in_piece_ = true;
+    mark_ = to;
+    base_ = from;
+    if (final_) len_ -= from;
+  }
+
  private:
   // Where a state finds no token it can take, at token i: in a chunk that
   // is not the last, at() gives NUL past its tokens. If i is at the end of
@@ -610,7 +647,12 @@ class IndexWalker {
     static_cast<void>(open);
     return error;
   }
-  Code next_chunk(std::uint32_t& i, std::uint32_t open);
+  Code next_chunk(std::uint32_t& i, std::uint32_t open) {
+    return index_from(base_ + idx_[i], open, i);
+  }
+  // Goes on in the chunk indexed from the document's offset `from` (a
+  // token's start): i becomes 0.
+  Code index_from(std::size_t from, std::uint32_t open, std::uint32_t& i);
 
   // The first byte of token i, or NUL past the last one.
   char at(std::uint32_t i) const { return i < n_ ? buf_[idx_[i]] : '\0'; }
@@ -671,12 +713,16 @@ class IndexWalker {
   Chunks* chunks_;
   std::size_t base_ = 0;
   bool final_;  // the chunk reaches the document's end
+  // kPieces: the commas between top-level items at mark_ or past it end
+  // a piece (in_piece_), or marks_ hears of them.
+  PieceMarks* marks_ = nullptr;
+  std::size_t mark_ = SIZE_MAX;
+  bool in_piece_ = false;
 };
 
 template <class H, bool kChunked>
-Code IndexWalker<H, kChunked>::next_chunk(std::uint32_t& i,
-                                          std::uint32_t open) {
-  const std::size_t from = base_ + idx_[i];
+Code IndexWalker<H, kChunked>::index_from(std::size_t from, std::uint32_t open,
+                                          std::uint32_t& i) {
   Chunks::Chunk c;
   const Code err = chunks_->index(doc_, doc_len_, from, open, c);
   if (err) return err;
@@ -912,6 +958,13 @@ Code IndexWalker<H, kChunked>::run() {
   std::uint32_t depth = 0;  // open containers
   Code err = simdjson::SUCCESS;
   bool array = false;
+  if constexpr (kPieces) {
+    if (in_piece_) {
+      // An item of the top-level array.
+      depth = 1;
+      stack_[0] = 1;
+    }
+  }
 
 value:  // token i starts a value inside `depth` containers
   switch (at(i)) {
@@ -1045,9 +1098,31 @@ array_begin:
 array_continue:
   switch (at(i)) {
     case ',':
+      if constexpr (kPieces) {
+        if (depth == 1 && base_ + idx_[i] >= mark_) [[unlikely]] {
+          const std::size_t comma = base_ + idx_[i];
+          if (in_piece_) {
+            consumed = comma;
+            return simdjson::SUCCESS;
+          }
+          const std::size_t to = marks_->at_comma(comma, mark_);
+          if (to != comma) {
+            // Past the items walked apart.
+            err = index_from(to, 1, i);
+            if (err) return err;
+            goto array_continue;
+          }
+        }
+      }
       ++i;
       goto value;
     case ']':
+      if constexpr (kPieces) {
+        if (in_piece_ && depth == 1) {
+          consumed = base_ + idx_[i];
+          return simdjson::SUCCESS;
+        }
+      }
       ++i;
       goto scope_end;
     default:
@@ -1083,6 +1158,46 @@ struct CopyFrom {
     return k;
   }
 };
+
+// The text every item of the array document at p[0, len) is likely to
+// start with when it is a record: the first item's opening brace, the
+// whitespace after it and its first key (64 bytes at most, without a
+// backslash). Empty when the first item is no such object.
+inline std::string_view record_start(const char* p, std::size_t len) {
+  bool empty = false;
+  const std::size_t from = array_items_start(p, len, empty);
+  if (from == 0 || empty || p[from] != '{') return {};
+  std::size_t i = from + 1;
+  while (i < len && is_ws(p[i])) ++i;
+  if (i == len || p[i] != '"') return {};
+  for (++i; i < len && i - from < 64; ++i) {
+    if (p[i] == '\\') return {};
+    if (p[i] == '"') return {p + from, i + 1 - from};
+  }
+  return {};
+}
+
+// Whether a handler of JSON text may have a top-level array's items
+// handled apart (Engine::Pieces).
+inline bool items_apart(const JsonWriter&) { return true; }
+inline bool items_apart(const transforms::FusedFeatures<JsonWriter>& f) {
+  return f.items_apart();
+}
+
+// The writer a handler of JSON text writes with, and the features in
+// front of it.
+inline JsonWriter& writer_of(JsonWriter& w) { return w; }
+inline JsonWriter& writer_of(transforms::FusedFeatures<JsonWriter>& f) {
+  return f.next();
+}
+inline const transforms::FusedFeatures<JsonWriter>* features_of(
+    const JsonWriter&) {
+  return nullptr;
+}
+inline const transforms::FusedFeatures<JsonWriter>* features_of(
+    const transforms::FusedFeatures<JsonWriter>& f) {
+  return &f;
+}
 
 // A count's two parts one after the other.
 class InTurn final : public CountSplit {
@@ -1139,10 +1254,14 @@ class Engine final : public SimdEngine, Chunks {
   Code index_to_end(const char* doc, std::size_t doc_len, std::size_t from,
                     std::uint32_t open, Chunk& c);
   // Indexes the chunk at doc[from] with `parser`, on either thread. With
-  // a slot, the chunk's text is read into it (`text`, when it fits).
+  // a slot, the chunk's text is read into it (`text`, when it fits). A
+  // chunk that would reach past `cut` ends there instead, with all of its
+  // tokens, when the text before it is whole (Pieces: an item is likely
+  // to begin there, after a comma).
   Code index_with(Parser& parser, const char* doc, std::size_t doc_len,
                   std::size_t from, std::uint32_t& tokens, bool& final,
-                  char* slot, const char*& text) const;
+                  char* slot, const char*& text,
+                  std::size_t cut = SIZE_MAX) const;
 
   // A mapped file's chunks are read through the file (SimdProgress::
   // copy()) into slots that are used again, chunk after chunk: on a
@@ -1174,6 +1293,106 @@ class Engine final : public SimdEngine, Chunks {
     const char* text = nullptr;
   };
   static void index_ahead(void* engine);
+
+  // The walk of a top-level array of records in pieces
+  // (SimdChunking::pieces_from): while the walk reads one piece, the
+  // worker walks the next into a handler and writer of its own, whose text
+  // is spliced in after.
+  //
+  // Where an item begins cannot be known without walking the items before
+  // it, so the worker's piece starts where one is likely to: at the first
+  // place, a piece's worth of bytes on, that starts as the first item does
+  // (record_start()) after a comma. Its text is kept only when the walk
+  // comes to that comma between two items of the array: then the piece
+  // began at an item, and walking it gave what the walk would have given.
+  // Otherwise it is dropped and the walk reads on, and after a few such
+  // misses stops looking. A piece that ends in an error is dropped too:
+  // the walk then reads its text and reports the error where it is.
+  template <class H>
+  class Pieces final : public PieceMarks {
+   public:
+    Pieces(Engine& e, H& h, const char* doc, std::size_t len,
+           std::string_view start);
+    Pieces(const Pieces&) = delete;
+    Pieces& operator=(const Pieces&) = delete;
+    ~Pieces() {
+      e_.worker_.wait();
+      e_.pieces_ = false;
+      e_.cut_ = SIZE_MAX;
+    }
+    std::size_t at_comma(std::size_t comma, std::size_t& mark) override;
+    std::uint64_t kept() const { return kept_; }
+
+   private:
+    // The worker's chunks: its own index, and slots of its own for a
+    // mapped file's text.
+    class Reader final : public Chunks {
+     public:
+      explicit Reader(Engine& e) : e_(e) {}
+      Code index(const char* doc, std::size_t doc_len, std::size_t from,
+                 std::uint32_t open, Chunk& c) override;
+      std::string slots;
+      std::size_t cut = SIZE_MAX;  // where the piece likely ends
+
+     private:
+      Engine& e_;
+      Parser stage1_;
+      std::uint64_t seq_ = 0;
+    };
+    // Starts the worker on the piece after the comma or bracket at
+    // `after`, and sets `mark` to the comma before it; SIZE_MAX, and the
+    // walk goes on alone, when no place is found.
+    void start(std::size_t after, std::size_t& mark);
+    void stop(std::size_t& mark) {
+      mark = SIZE_MAX;
+      e_.pieces_ = false;  // the worker may index ahead again
+      e_.cut_ = SIZE_MAX;
+    }
+    // Where an item is likely to begin: the first place in the piece's
+    // worth of text from `from` on that starts as the first item does
+    // after a comma (at `comma`) past `after`. SIZE_MAX: none.
+    std::size_t likely_item(std::size_t after, std::size_t from,
+                            std::size_t& comma) const;
+    static void run(void* pieces);
+
+    Engine& e_;
+    H& h_;
+    const char* doc_;
+    std::size_t len_;
+    std::string start_;  // record_start()
+    PieceWriter out_;    // the worker's
+    Reader reader_;
+    std::vector<std::uint8_t> stack_;
+    std::string scratch_;
+    unsigned misses_ = 0;
+    std::uint64_t kept_ = 0;
+    // The piece: the worker walks from its item at `from_` (after the
+    // comma at `comma_`) up to the first comma between items at `to_` or
+    // past it, into `out_`.
+    bool running_ = false;
+    std::size_t comma_ = 0;
+    std::size_t from_ = 0;
+    std::size_t to_ = 0;
+    // Set by the worker: whether the piece was walked to its end, which
+    // is `ended_` (a comma between items, or the array's bracket).
+    bool ok_ = false;
+    std::size_t ended_ = 0;
+    // The walk's piece began at `walk_from_` at `began_`; the worker's
+    // took `worker_seconds_`. `speed_`: the worker's speed over the walk's,
+    // averaged.
+    using Clock = std::chrono::steady_clock;
+    std::size_t walk_from_ = 0;
+    Clock::time_point began_;
+    double worker_seconds_ = 0;
+    double speed_ = 1;
+    // The bytes of the next piece of the walk (worker: false) or the
+    // worker, at most SimdChunking::piece.
+    std::size_t piece(bool worker) const {
+      const double p = static_cast<double>(e_.chunking_.piece);
+      return static_cast<std::size_t>(worker ? std::min(p, p * speed_)
+                                             : std::min(p, p / speed_));
+    }
+  };
   // Waits for the worker: the walk ends, or it asks for the next chunk.
   void settle() {
     if (!ahead_.pending) return;
@@ -1237,6 +1456,10 @@ class Engine final : public SimdEngine, Chunks {
   SimdProgress* progress_ = nullptr;
   SimdChunking chunking_;
   std::size_t ahead_from_ = SIZE_MAX;  // the walk's, from chunking_
+  // A walk in pieces (Pieces) has the worker: nothing is indexed ahead,
+  // and the walk's chunks end where the worker's piece begins (`cut_`).
+  bool pieces_ = false;
+  std::size_t cut_ = SIZE_MAX;
   Ahead ahead_;
   std::string slots_;      // kSlots of slot_size(), or none
   std::uint64_t seq_ = 0;  // the chunks the walk has been given
@@ -1291,7 +1514,7 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
   } else {
     // (In the slot the worker had, if any: nothing else uses it.)
     err = index_with(stage1_, doc, doc_len, from, c.tokens, c.final, slot(seq_),
-                     c.text);
+                     c.text, cut_);
   }
   ahead_.doc = nullptr;
   c.end = doc_len;
@@ -1306,7 +1529,7 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
   if (progress_ != nullptr && c.text == doc + from) progress_->passed(from);
   if (err) return err;
   c.stage1 = stage1_.get();
-  if (!c.final && doc_len >= ahead_from_ && Worker::useful()) {
+  if (!c.final && doc_len >= ahead_from_ && !pieces_ && Worker::useful()) {
     ahead_ = Ahead{true,
                    doc,
                    doc_len,
@@ -1368,7 +1591,7 @@ void Engine::index_ahead(void* engine) {
 
 Code Engine::index_with(Parser& parser, const char* doc, std::size_t doc_len,
                         std::size_t from, std::uint32_t& tokens, bool& final,
-                        char* slot, const char*& text) const {
+                        char* slot, const char*& text, std::size_t cut) const {
   const char* p = doc + from;
   const std::size_t rest = doc_len - from;
   // What the first try below reads (the rest, if it is the last chunk),
@@ -1402,6 +1625,21 @@ Code Engine::index_with(Parser& parser, const char* doc, std::size_t doc_len,
       p = doc + from;
       text = p;
     }
+    if (cut > from && cut - from <= len && cut - from < rest) {
+      // The walk comes to the comma before `cut` as the chunk's last token
+      // and, when the item there was walked apart, goes on past it without
+      // indexing further here. (Within what the slot holds.)
+      const Code err = stage1(cut - from, simdjson::stage1_mode::regular);
+      if (err != simdjson::UNCLOSED_STRING) {
+        if (err) return err;
+        if (parser->n_structural_indexes > chunking_.min_tokens) {
+          final = false;
+          tokens = parser->n_structural_indexes;
+          return simdjson::SUCCESS;
+        }
+      }
+      cut = SIZE_MAX;  // no item begins there, or too near: as without
+    }
     if (rest <= len + len / 2) {
       // The last chunk: checked whole, as an unchunked document is.
       final = true;
@@ -1416,9 +1654,9 @@ Code Engine::index_with(Parser& parser, const char* doc, std::size_t doc_len,
     // chunk is indexed as below instead.
     const void* comma = memrchr(p + len / 2, ',', len - len / 2);
     if (comma != nullptr) {
-      const auto cut =
+      const auto after =
           static_cast<std::size_t>(static_cast<const char*>(comma) + 1 - p);
-      const Code err = stage1(cut, simdjson::stage1_mode::regular);
+      const Code err = stage1(after, simdjson::stage1_mode::regular);
       if (err != simdjson::UNCLOSED_STRING) {
         if (err) return err;
         tokens = parser->n_structural_indexes;
@@ -1443,6 +1681,146 @@ Code Engine::index_with(Parser& parser, const char* doc, std::size_t doc_len,
     const std::uint32_t next = parser->structural_indexes[tokens];
     if (!simdjson::validate_utf8(p, next)) return simdjson::UTF8_ERROR;
     return simdjson::SUCCESS;
+  }
+}
+
+template <class H>
+Engine::Pieces<H>::Pieces(Engine& e, H& h, const char* doc, std::size_t len,
+                          std::string_view start)
+    : e_(e),
+      h_(h),
+      doc_(doc),
+      len_(len),
+      start_(start),
+      out_(writer_of(h), features_of(h)),
+      reader_(e),
+      stack_(e.max_depth_) {
+  if (!e.slots_.empty()) grow_scratch(reader_.slots, kSlots * e.slot_size());
+  e.pieces_ = true;
+}
+
+template <class H>
+Code Engine::Pieces<H>::Reader::index(const char* doc, std::size_t doc_len,
+                                      std::size_t from, std::uint32_t open,
+                                      Chunk& c) {
+  static_cast<void>(open);
+  ++seq_;
+  char* slot =
+      slots.empty() ? nullptr : slots.data() + seq_ % kSlots * e_.slot_size();
+  const Code err = e_.index_with(stage1_, doc, doc_len, from, c.tokens, c.final,
+                                 slot, c.text, cut);
+  c.end = doc_len;
+  c.stage1 = stage1_.get();
+  return err;
+}
+
+template <class H>
+std::size_t Engine::Pieces<H>::at_comma(std::size_t comma, std::size_t& mark) {
+  if (!running_) {
+    start(comma, mark);
+    return comma;
+  }
+  const Clock::time_point here = Clock::now();
+  e_.worker_.wait();
+  running_ = false;
+  e_.cut_ = SIZE_MAX;
+  if (comma != comma_) {
+    // The piece did not begin at an item (the walk passed its comma).
+    if (++misses_ == 3) {
+      stop(mark);
+    } else {
+      start(comma, mark);
+    }
+    return comma;
+  }
+  if (!ok_) {
+    stop(mark);
+    return comma;
+  }
+  // The next pieces are sized for both to end together: the slower
+  // thread's is smaller, as their speeds are, which differ as the CPUs do
+  // (two of a virtual machine were seen to run a third apart).
+  const double walk = std::chrono::duration<double>(here - began_).count();
+  if (walk > 0 && worker_seconds_ > 0) {
+    const double ratio = static_cast<double>(ended_ - from_) / worker_seconds_ /
+                         (static_cast<double>(comma - walk_from_) / walk);
+    speed_ = std::clamp((speed_ + ratio) / 2, 0.25, 4.0);
+  }
+  writer_of(h_).splice(out_.text());
+  ++kept_;
+  const std::size_t ended = ended_;
+  start(ended, mark);
+  return ended;
+}
+
+template <class H>
+std::size_t Engine::Pieces<H>::likely_item(std::size_t after, std::size_t from,
+                                           std::size_t& comma) const {
+  // Looked for within a piece's worth of text: records are shorter.
+  const std::size_t end = std::min(len_, from + e_.chunking_.piece);
+  while (from < end) {
+    const void* found =
+        memmem(doc_ + from, end - from, start_.data(), start_.size());
+    if (found == nullptr) break;
+    const auto at =
+        static_cast<std::size_t>(static_cast<const char*>(found) - doc_);
+    std::size_t c = at;
+    while (c > after && is_ws(doc_[c - 1])) --c;
+    if (c > after + 1 && doc_[c - 1] == ',') {
+      comma = c - 1;
+      return at;
+    }
+    from = at + 1;
+  }
+  return SIZE_MAX;
+}
+
+template <class H>
+void Engine::Pieces<H>::start(std::size_t after, std::size_t& mark) {
+  from_ = likely_item(after, after + piece(false), comma_);
+  if (from_ == SIZE_MAX) {
+    stop(mark);
+    return;
+  }
+  // The worker's piece ends at the first comma between items from to_
+  // on: where the next likely item begins, if one does, or else past it.
+  std::size_t end = 0;
+  reader_.cut = likely_item(from_, from_ + piece(true), end);
+  to_ = reader_.cut != SIZE_MAX ? end : from_ + piece(true);
+  running_ = true;
+  e_.worker_.start(&Pieces::run, this);
+  walk_from_ = after;
+  began_ = Clock::now();
+  e_.cut_ = from_;
+  mark = comma_;
+}
+
+template <class H>
+void Engine::Pieces<H>::run(void* pieces) {
+  auto& ps = *static_cast<Pieces*>(pieces);
+  const Clock::time_point began = Clock::now();
+  ps.ok_ = false;
+  try {
+    ps.out_.begin(ps.doc_, ps.len_ + kSlotPadding);
+    H* h = nullptr;
+    if constexpr (std::is_same_v<H, JsonWriter>) {
+      h = &ps.out_.writer();
+    } else {
+      h = &ps.out_.fused();
+    }
+    Chunk c;
+    if (ps.reader_.index(ps.doc_, ps.len_, ps.from_, 1, c)) return;
+    IndexWalker<H, true> walk(*h, ps.doc_, ps.len_, *c.stage1, ps.e_.max_depth_,
+                              ps.stack_, ps.scratch_, &ps.reader_, c.tokens,
+                              c.final, c.text, c.end);
+    walk.walk_piece(ps.from_, ps.to_);
+    if (walk.run() || walk.stopped) return;
+    ps.ended_ = walk.consumed;
+    ps.ok_ = true;
+    ps.worker_seconds_ =
+        std::chrono::duration<double>(Clock::now() - began).count();
+  } catch (...) {
+    // Dropped: the walk reads the piece itself.
   }
 }
 
@@ -1506,12 +1884,28 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
   } else {
     slots_.clear();
   }
+  // A top-level array of records written as JSON text: in pieces.
+  // (Of another handler: none, and never made.)
+  std::optional<Pieces<std::conditional_t<kTakesPlainText<H>, H, JsonWriter>>>
+      pieces;
+  if constexpr (kTakesPlainText<H>) {
+    if (len >= chunking_.pieces_from && max_depth_ >= 2 && items_apart(h) &&
+        Worker::useful()) {
+      const std::string_view start = record_start(p, len);
+      if (!start.empty()) pieces.emplace(*this, h, p, len, start);
+    }
+  }
   Chunk c;
   const Code err = index(p, len, 0, 0, c);
   if (err) return failure(err);
   IndexWalker<H, true> w(h, p, len, *c.stage1, max_depth_, stack_, scratch_,
                          this, c.tokens, c.final, c.text, c.end);
-  return finish(w);
+  if constexpr (kTakesPlainText<H>) {
+    if (pieces) w.walk_in_pieces(&*pieces);
+  }
+  SimdResult r = finish(w);
+  if (pieces) r.pieces_apart = pieces->kept();
+  return r;
 }
 
 SimdResult Engine::parse(const char* p, std::size_t len, std::size_t capacity,

@@ -30,6 +30,8 @@ class JsonWriter final : public Writer {
   /// by w.splice(): the CBOR reader converts the pieces of a large array on
   /// two threads this way.
   JsonWriter(Sink& out, const JsonWriter& w);
+  /// The options it writes with.
+  const WriteOptions& options() const { return opt_; }
 
   // The events the readers send most, without colour, --ascii or pending
   // annotations, are inline: one reservation, the separator copied whole

@@ -53,7 +53,9 @@ def read(path):
 
 def same_output(long_string=0):
     """fmt -c gives back the compact input, from a file and from a pipe,
-    on one CPU too, and so does the way through CBOR and back."""
+    on one CPU too (where the records are not walked in pieces), and so
+    does the way through CBOR and back; fmt with writer features writes
+    the same on one CPU as on two."""
     def check(d, out, err):
         data = document(40 * MIB, long_string)
         path = write(d, "huge.json", data)
@@ -63,6 +65,16 @@ def same_output(long_string=0):
                                one_cpu=one_cpu)
             assert code == 0 and err == b"", err
             assert read(got) == data + b"\n", "fmt -c changed the document"
+        # The writer features, the records walked in pieces on two threads
+        # and on one CPU.
+        features = ["--key-case=kebab", "--nulls=drop", "--bigint-as-string"]
+        outs = []
+        for one_cpu in (False, True):
+            code, err, _ = run(["fmt"] + features, path, out_path=got,
+                               one_cpu=one_cpu)
+            assert code == 0 and err == b"", err
+            outs.append(read(got))
+        assert outs[0] == outs[1], "the features differ on two threads"
         cbor = os.path.join(d, "huge.cbor")
         code, err, _ = run(["convert", "-t", "cbor", path, "-o", cbor])
         assert code == 0, err

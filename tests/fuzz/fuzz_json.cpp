@@ -3,11 +3,12 @@
 //   offset; same events when valid), as a stream and as JSON Lines, and
 //   the same events on valid input when the handler skips and stops;
 // - a valid input written by the JSON writer (compact, pretty, ASCII) and
-//   read back gives the same events;
+//   read back gives the same events, and the same text when a top-level
+//   array of records is walked in pieces on two threads;
 // - on a valid input, the fused writer features (dates, nulls, key case,
 //   number styles) in front of the JSON writer, which the simdjson walk
 //   calls directly, write what the separate transforms write behind the
-//   scalar parser, or fail with the same message;
+//   scalar parser, or fail with the same message, in pieces too;
 // - on a valid input, CBOR and MessagePack written from the simdjson walk
 //   in chunks indexed ahead (where a top-level array is counted in two
 //   halves, one on each thread, and streamed) are the bytes written from
@@ -122,6 +123,15 @@ Outcome read(const std::string& text, jbx::JsonMode mode, bool simd,
 
 namespace tf = jbx::transforms;
 
+// Tiny chunks indexed ahead, and a top-level array of records walked in
+// pieces of a few dozen bytes, every other one on a second thread.
+jbx::SimdChunking pieces() {
+  jbx::SimdChunking c{16, 0, 4, 0};
+  c.pieces_from = 0;
+  c.piece = 48;
+  return c;
+}
+
 // Compact JSON out of the features, then "error: MESSAGE" if one stopped
 // them: fused (and read by the simdjson walk, chunked or not) or the
 // separate transforms (read by the scalar parser).
@@ -132,7 +142,7 @@ std::string features(const std::string& text, const tf::testing::Features& f,
   ro.max_depth = 64;
   jbx::JsonReader reader(*src, ro, jbx::JsonMode::stream);
   if (!fused) reader.set_simd_limit(0);
-  if (chunked) reader.set_simd_chunking(jbx::SimdChunking{16, 0, 4, 0});
+  if (chunked) reader.set_simd_chunking(pieces());
   jbx::StringSink sink;
   jbx::WriteOptions o;
   o.compact = true;
@@ -190,15 +200,18 @@ void check(const std::string& text, jbx::JsonMode mode) {
     o.compact = variant == 0;
     o.ascii = variant == 2;
     jbx::StringSink sink;
-    {
+    jbx::StringSink in_pieces;
+    for (jbx::StringSink* out : {&sink, &in_pieces}) {
       auto src = jbx::Source::from_memory("fuzz", text);
       jbx::ReadOptions ro;
       ro.max_depth = 64;
       jbx::JsonReader reader(*src, ro, mode);
-      jbx::JsonWriter writer(sink, o);
+      if (out == &in_pieces) reader.set_simd_chunking(pieces());
+      jbx::JsonWriter writer(*out, o);
       while (reader.read_document(writer)) {
       }
     }
+    if (in_pieces.data() != sink.data()) fail("pieces change the text");
     const jbx::JsonMode back = mode == jbx::JsonMode::lines && variant == 0
                                    ? jbx::JsonMode::lines
                                    : jbx::JsonMode::stream;

@@ -1,0 +1,49 @@
+#include "formats/json/json_piece_writer.h"
+
+#include <optional>
+
+#include "core/sink.h"
+
+namespace jbx {
+
+struct PieceWriter::Options {
+  WriteOptions write;
+  std::optional<transforms::FusedOptions> fused;
+};
+
+PieceWriter::PieceWriter(const JsonWriter& like,
+                         const transforms::FusedFeatures<JsonWriter>* fused)
+    : options_(std::make_unique<Options>()) {
+  options_->write = like.options();
+  if (fused != nullptr) options_->fused = fused->options();
+}
+
+PieceWriter::~PieceWriter() = default;
+
+void PieceWriter::begin(const char* readable, std::size_t size) {
+  // Made on the thread that writes the pieces, from its heap: a writer is
+  // written to on every event, and its blocks must not share a cache line
+  // with the walk's.
+  if (sink_ == nullptr) sink_ = std::make_unique<StringSink>();
+  sink_->clear();
+  fused_.reset();
+  writer_ = std::make_unique<JsonWriter>(*sink_, options_->write);
+  if (options_->fused) {
+    fused_ = std::make_unique<transforms::FusedFeatures<JsonWriter>>(
+        *writer_, *options_->fused);
+    fused_->begin_array();
+  } else {
+    writer_->begin_array();
+  }
+  // An item, written to the writer alone: the walk's writer has written
+  // one too (the array's first, an object, which no feature drops).
+  writer_->null_value();
+  from_ = sink_->data().size();
+  writer_->set_readable(readable, size);
+}
+
+std::string_view PieceWriter::text() const {
+  return sink_->data().substr(from_);
+}
+
+}  // namespace jbx

@@ -1,0 +1,47 @@
+// The writer of a piece of a large top-level array that the JSON reader's
+// second thread walks apart (json_simd_impl.h, Engine::Pieces): a JSON
+// writer with the options of the walk's, behind the fused features when the
+// walk's handler is them, writing into a buffer of its own. Out of line, so
+// that the reader kernels, compiled for other instruction sets, define none
+// of the writer's or the features' functions.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "formats/json/json_fused.h"
+#include "formats/json/json_writer.h"
+
+namespace jbx {
+
+class PieceWriter {
+ public:
+  /// With the options of `like`, and of `fused` (the features in front of
+  /// it) when not null.
+  PieceWriter(const JsonWriter& like,
+              const transforms::FusedFeatures<JsonWriter>* fused);
+  ~PieceWriter();
+  PieceWriter(const PieceWriter&) = delete;
+  PieceWriter& operator=(const PieceWriter&) = delete;
+
+  /// Begins a piece: new handlers, inside a top-level array after an item,
+  /// as the walk's are at the comma before the piece. `readable` as
+  /// JsonWriter::set_readable().
+  void begin(const char* readable, std::size_t size);
+  JsonWriter& writer() { return *writer_; }
+  /// Only when made with features.
+  transforms::FusedFeatures<JsonWriter>& fused() { return *fused_; }
+  /// What the piece wrote since begin(): whole items, each after its
+  /// separator.
+  std::string_view text() const;
+
+ private:
+  struct Options;
+  std::unique_ptr<Options> options_;
+  std::unique_ptr<StringSink> sink_;
+  std::unique_ptr<JsonWriter> writer_;
+  std::unique_ptr<transforms::FusedFeatures<JsonWriter>> fused_;
+  std::size_t from_ = 0;  // where the piece's text starts in sink_
+};
+
+}  // namespace jbx
