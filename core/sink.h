@@ -115,6 +115,13 @@ class StringSink final : public Sink {
     cur_ = begin_;
     if (doc_ != nullptr) doc_ = begin_;
   }
+  /// Room for `n` bytes in all, so that writing them grows nothing.
+  void reserve(std::size_t n) {
+    const auto used = static_cast<std::size_t>(cur_ - begin_);
+    if (n > used && static_cast<std::size_t>(end_ - cur_) < n - used) {
+      make_room(n - used);
+    }
+  }
 
  protected:
   void make_room(std::size_t n) override;

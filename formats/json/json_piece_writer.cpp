@@ -20,12 +20,17 @@ PieceWriter::PieceWriter(const JsonWriter& like,
 
 PieceWriter::~PieceWriter() = default;
 
-void PieceWriter::begin(const char* readable, std::size_t size) {
+void PieceWriter::begin(std::size_t bytes, const char* readable,
+                        std::size_t size) {
   // Made on the thread that writes the pieces, from its heap: a writer is
   // written to on every event, and its blocks must not share a cache line
   // with the walk's.
   if (sink_ == nullptr) sink_ = std::make_unique<StringSink>();
   sink_->clear();
+  // Room for the text of most pieces at once (pretty text of compact
+  // input takes about twice its bytes), rather than in steps that each
+  // copy it and leave the block before free.
+  sink_->reserve(bytes * 2);
   fused_.reset();
   writer_ = std::make_unique<JsonWriter>(*sink_, options_->write);
   if (options_->fused) {

@@ -24,10 +24,10 @@ class PieceWriter {
   PieceWriter(const PieceWriter&) = delete;
   PieceWriter& operator=(const PieceWriter&) = delete;
 
-  /// Begins a piece: new handlers, inside a top-level array after an item,
-  /// as the walk's are at the comma before the piece. `readable` as
-  /// JsonWriter::set_readable().
-  void begin(const char* readable, std::size_t size);
+  /// Begins a piece of about `bytes` bytes of input: new handlers, inside
+  /// a top-level array after an item, as the walk's are at the comma
+  /// before the piece. `readable` as JsonWriter::set_readable().
+  void begin(std::size_t bytes, const char* readable, std::size_t size);
   JsonWriter& writer() { return *writer_; }
   /// Only when made with features.
   transforms::FusedFeatures<JsonWriter>& fused() { return *fused_; }

@@ -13,6 +13,7 @@
 #include "core/sink.h"
 #include "core/source.h"
 #include "core/transforms/fused_test_util.h"
+#include "core/worker.h"
 #include "formats/json/json_reader.h"
 #include "formats/json/json_simd.h"
 #include "formats/json/json_test_util.h"
@@ -32,20 +33,27 @@ using jbx::transforms::NullPolicy;
 using jbx::transforms::testing::Features;
 
 // Small chunks and pieces, so that a document of a few dozen KiB makes
-// many of each. No chunk is indexed ahead: the worker walks pieces.
-SimdChunking pieces(std::size_t piece) {
+// many of each, from the first item on. With a trial, the walk first reads
+// `trial` bytes alone, the next chunk indexed ahead, then as many in
+// pieces, and goes on in pieces if they were faster (which the test cannot
+// tell).
+SimdChunking pieces(std::size_t piece, std::size_t trial = 0) {
   SimdChunking c;
   c.chunk = 1024;
   c.from = 0;
   c.min_tokens = 4;
-  c.ahead_from = SIZE_MAX;
-  c.text_ahead_from = SIZE_MAX;
+  c.ahead_from = 0;
+  c.text_ahead_from = 0;
   c.pieces_from = 0;
   c.piece = piece;
+  c.pieces_trial = trial;
   return c;
 }
 
-// The same walk in one go.
+// Pieces go apart only when the process may run on two CPUs.
+bool two_cpus() { return jbx::Worker::useful(); }
+
+// The same walk in one go (the next chunk indexed ahead).
 SimdChunking whole() {
   SimdChunking c = pieces(0);
   c.pieces_from = SIZE_MAX;
@@ -250,12 +258,16 @@ BOOST_AUTO_TEST_CASE(the_text_is_that_of_the_whole_walk) {
             ++runs;
           }
         }
+        // A trial of the walk alone, then in pieces, then either.
+        const Written tried = write(json, o, f, pieces(2048, 8192), true);
+        BOOST_TEST(tried.error == "");
+        BOOST_TEST(tried.text == one.text, "doc " << doc << " after a trial");
       }
     }
   }
   // Most pieces are kept: a piece is a few KiB of a document of 30 to
   // 120 KiB.
-  BOOST_TEST(apart > static_cast<std::uint64_t>(runs) * 3);
+  if (two_cpus()) BOOST_TEST(apart > static_cast<std::uint64_t>(runs) * 3);
 }
 
 BOOST_AUTO_TEST_CASE(an_error_is_reported_where_it_is) {
@@ -286,14 +298,14 @@ BOOST_AUTO_TEST_CASE(an_error_is_reported_where_it_is) {
           write(bad, WriteOptions(), f, pieces(2048), from_file);
       BOOST_TEST(split.error == one.error, what);
       // Pieces before the error were kept.
-      BOOST_TEST(split.pieces > 5, what);
+      if (two_cpus()) BOOST_TEST(split.pieces > 5, what);
     }
   }
 }
 
 BOOST_AUTO_TEST_CASE(a_rule_on_an_item_index_keeps_the_walk_whole) {
   Records gen(11);
-  const std::string json = gen.array(300, false);
+  const std::string json = gen.array(300, true);
   Features f;
   f.date_fields = {"$[250].createdAt"};
   f.date_format = "millis";
@@ -304,7 +316,9 @@ BOOST_AUTO_TEST_CASE(a_rule_on_an_item_index_keeps_the_walk_whole) {
   BOOST_TEST(split.pieces == 0u);
   // The same rule on every item lets pieces go apart.
   f.date_fields = {"$[*].createdAt"};
-  BOOST_TEST(write(json, WriteOptions(), f, pieces(2048)).pieces > 0u);
+  if (two_cpus()) {
+    BOOST_TEST(write(json, WriteOptions(), f, pieces(2048)).pieces > 0u);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(other_documents_are_walked_whole) {
@@ -328,8 +342,10 @@ BOOST_AUTO_TEST_CASE(other_documents_are_walked_whole) {
 }
 
 BOOST_AUTO_TEST_CASE(what_follows_the_array_is_read_as_before) {
+  // (Laid out: objects inside the records, indented deeper, never start as
+  // a record does, and the pieces go apart wherever they are cut.)
   Records gen(5);
-  const std::string json = gen.array(300, false);
+  const std::string json = gen.array(300, true);
   for (const std::string& after : {std::string(" \n"), std::string(" x"),
                                    std::string("\n[1]"), std::string(",")}) {
     const Written one =
@@ -338,7 +354,7 @@ BOOST_AUTO_TEST_CASE(what_follows_the_array_is_read_as_before) {
         write(json + after, WriteOptions(), std::nullopt, pieces(2048));
     BOOST_TEST(split.text == one.text, after);
     BOOST_TEST(split.error == one.error, after);
-    BOOST_TEST(split.pieces > 0u, after);
+    if (two_cpus()) BOOST_TEST(split.pieces > 0u, after);
   }
 }
 

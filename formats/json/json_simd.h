@@ -72,9 +72,14 @@ struct SimdChunking {
   // In documents this large (SIZE_MAX: none) written as JSON text, a
   // top-level array of objects (records) is walked in pieces of about
   // `piece` bytes, every other one on a second thread into a writer of its
-  // own, whose text is spliced in: the text is the same. Tests lower both.
-  std::size_t pieces_from = std::size_t{32} << 20;
+  // own, whose text is spliced in: the text is the same. Tests lower all
+  // three.
+  std::size_t pieces_from = std::size_t{64} << 20;
   std::size_t piece = std::size_t{2} << 20;
+  // The array is first walked alone (indexed ahead) over this many bytes,
+  // then in pieces over as many, and goes on in pieces only if that was
+  // faster. 0: in pieces from the first item on.
+  std::size_t pieces_trial = std::size_t{8} << 20;
 };
 
 class SimdEngine {

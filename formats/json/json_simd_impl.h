@@ -1385,6 +1385,19 @@ class Engine final : public SimdEngine, Chunks {
     Clock::time_point began_;
     double worker_seconds_ = 0;
     double speed_ = 1;
+    // The trial (SimdChunking::pieces_trial): from the first comma between
+    // items, the walk alone, then in pieces (after a first one), each over
+    // as many bytes from `trial_from_` at `trial_began_`; `alone_` is the
+    // walk's rate alone.
+    enum class Trial { first, alone, warming, pieces, decided };
+    // (Never 0.)
+    static double seconds(Clock::time_point from, Clock::time_point to) {
+      return std::max(std::chrono::duration<double>(to - from).count(), 1e-9);
+    }
+    Trial trial_ = Trial::first;
+    std::size_t trial_from_ = 0;
+    Clock::time_point trial_began_;
+    double alone_ = 0;
     // The bytes of the next piece of the walk (worker: false) or the
     // worker, at most SimdChunking::piece.
     std::size_t piece(bool worker) const {
@@ -1696,7 +1709,8 @@ Engine::Pieces<H>::Pieces(Engine& e, H& h, const char* doc, std::size_t len,
       reader_(e),
       stack_(e.max_depth_) {
   if (!e.slots_.empty()) grow_scratch(reader_.slots, kSlots * e.slot_size());
-  e.pieces_ = true;
+  // (During a trial, the walk first reads on alone, indexed ahead.)
+  e.pieces_ = e.chunking_.pieces_trial == 0;
 }
 
 template <class H>
@@ -1716,6 +1730,25 @@ Code Engine::Pieces<H>::Reader::index(const char* doc, std::size_t doc_len,
 
 template <class H>
 std::size_t Engine::Pieces<H>::at_comma(std::size_t comma, std::size_t& mark) {
+  const std::size_t trial = e_.chunking_.pieces_trial;
+  if (trial_ == Trial::first) {
+    // The walk alone, the next chunk indexed ahead, over `trial` bytes.
+    trial_ = trial != 0 ? Trial::alone : Trial::decided;
+    trial_from_ = comma;
+    trial_began_ = Clock::now();
+    if (trial_ == Trial::alone) {
+      mark = comma + trial;
+      return comma;
+    }
+  } else if (trial_ == Trial::alone) {
+    // Then in pieces over as many.
+    const Clock::time_point now = Clock::now();
+    alone_ =
+        static_cast<double>(comma - trial_from_) / seconds(trial_began_, now);
+    trial_ = Trial::warming;
+    e_.settle();
+    e_.pieces_ = true;
+  }
   if (!running_) {
     start(comma, mark);
     return comma;
@@ -1725,7 +1758,9 @@ std::size_t Engine::Pieces<H>::at_comma(std::size_t comma, std::size_t& mark) {
   running_ = false;
   e_.cut_ = SIZE_MAX;
   if (comma != comma_) {
-    // The piece did not begin at an item (the walk passed its comma).
+    // The piece did not begin at an item (the walk passed its comma): an
+    // object of the same first key inside an item, likely. Three such in a
+    // row, and the walk goes on alone.
     if (++misses_ == 3) {
       stop(mark);
     } else {
@@ -1748,7 +1783,27 @@ std::size_t Engine::Pieces<H>::at_comma(std::size_t comma, std::size_t& mark) {
   }
   writer_of(h_).splice(out_.text());
   ++kept_;
+  misses_ = 0;
   const std::size_t ended = ended_;
+  if (trial_ == Trial::warming) {
+    // Timed from the end of the first piece: before it, the worker's
+    // writer and index were made, their pages touched for the first time.
+    trial_ = Trial::pieces;
+    trial_from_ = ended;
+    trial_began_ = Clock::now();
+  } else if (trial_ == Trial::pieces && ended - trial_from_ >= trial) {
+    // The walk goes on in pieces if they went faster than it did alone:
+    // two threads that both walk may each run slower than one that walks
+    // while the other indexes, as two CPUs of a virtual machine were seen
+    // to, and the walk may cost little more than its index.
+    trial_ = Trial::decided;
+    const double rate = static_cast<double>(ended - trial_from_) /
+                        seconds(trial_began_, Clock::now());
+    if (rate < alone_) {
+      stop(mark);
+      return ended;
+    }
+  }
   start(ended, mark);
   return ended;
 }
@@ -1801,7 +1856,7 @@ void Engine::Pieces<H>::run(void* pieces) {
   const Clock::time_point began = Clock::now();
   ps.ok_ = false;
   try {
-    ps.out_.begin(ps.doc_, ps.len_ + kSlotPadding);
+    ps.out_.begin(ps.to_ - ps.from_, ps.doc_, ps.len_ + kSlotPadding);
     H* h = nullptr;
     if constexpr (std::is_same_v<H, JsonWriter>) {
       h = &ps.out_.writer();

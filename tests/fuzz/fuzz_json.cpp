@@ -129,6 +129,7 @@ jbx::SimdChunking pieces() {
   jbx::SimdChunking c{16, 0, 4, 0};
   c.pieces_from = 0;
   c.piece = 48;
+  c.pieces_trial = 0;
   return c;
 }
 
