@@ -77,8 +77,8 @@ struct SimdChunking {
   std::size_t pieces_from = std::size_t{64} << 20;
   std::size_t piece = std::size_t{2} << 20;
   // The array is first walked alone (indexed ahead) over this many bytes,
-  // then in pieces over as many, and goes on in pieces only if that was
-  // faster. 0: in pieces from the first item on.
+  // then in pieces over as many, and goes on in pieces unless that was
+  // clearly slower. 0: in pieces from the first item on.
   std::size_t pieces_trial = std::size_t{8} << 20;
 };
 
