@@ -60,8 +60,6 @@ SimdChunking whole() {
   return c;
 }
 
-using jbx::testing::TempFile;
-
 struct Written {
   std::string text;   // what was written, up to an error
   std::string error;  // "CODE at OFFSET: message", or ""
@@ -74,16 +72,8 @@ struct Written {
 Written write(const std::string& json, const WriteOptions& o,
               const std::optional<Features>& f, const SimdChunking& chunks,
               bool from_file = false) {
-  std::unique_ptr<TempFile> file;
-  std::unique_ptr<jbx::Source> src;
-  if (from_file) {
-    file = std::make_unique<TempFile>(json);
-    src = jbx::Source::open(file->path());
-    src->read_in_order();
-  } else {
-    src = jbx::Source::from_memory("t", json);
-  }
-  JsonReader reader(*src, jbx::ReadOptions(), JsonMode::single);
+  jbx::testing::TestInput in(json, from_file);
+  JsonReader reader(in.source(), jbx::ReadOptions(), JsonMode::single);
   reader.set_simd_chunking(chunks);
   StringSink sink;
   JsonWriter w(sink, o);

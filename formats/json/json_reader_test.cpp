@@ -79,8 +79,6 @@ jbx::SimdChunking chunks_ahead(const std::string& text) {
   return c;
 }
 
-using jbx::testing::TempFile;
-
 // Reads every document of `text`; simd=false forces the scalar parser,
 // `chunks` makes the simdjson walk index each document in chunks.
 // from_file: the text is a file read front to back, as a huge one is: the
@@ -89,18 +87,10 @@ Outcome read_all(const std::string& text, jbx::JsonMode mode, bool simd,
                  Recorder rec = Recorder(), std::uint32_t max_depth = 1024,
                  const jbx::SimdChunking* chunks = nullptr,
                  bool from_file = false) {
-  std::unique_ptr<TempFile> file;
-  std::unique_ptr<jbx::Source> src;
-  if (from_file) {
-    file = std::make_unique<TempFile>(text);
-    src = jbx::Source::open(file->path());
-    src->read_in_order();
-  } else {
-    src = jbx::Source::from_memory("t", text);
-  }
+  jbx::testing::TestInput in(text, from_file);
   jbx::ReadOptions ro;
   ro.max_depth = max_depth;
-  jbx::JsonReader reader(*src, ro, mode);
+  jbx::JsonReader reader(in.source(), ro, mode);
   if (!simd) reader.set_simd_limit(0);
   if (chunks != nullptr) reader.set_simd_chunking(*chunks);
   Outcome out;

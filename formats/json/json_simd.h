@@ -72,8 +72,8 @@ struct SimdChunking {
   // In documents this large (SIZE_MAX: none) written as JSON text, a
   // top-level array of objects (records) is walked in pieces of about
   // `piece` bytes, every other one on a second thread into a writer of its
-  // own, whose text is spliced in: the text is the same. Tests lower all
-  // three.
+  // own, whose text is spliced in: the text is the same. Tests lower these
+  // and the trial below.
   std::size_t pieces_from = std::size_t{64} << 20;
   std::size_t piece = std::size_t{2} << 20;
   // The array is first walked alone (indexed ahead) over this many bytes,

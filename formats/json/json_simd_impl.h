@@ -1307,7 +1307,9 @@ class Engine final : public SimdEngine, Chunks {
   // began at an item, and walking it gave what the walk would have given.
   // Otherwise it is dropped and the walk reads on, and after a few such
   // misses stops looking. A piece that ends in an error is dropped too:
-  // the walk then reads its text and reports the error where it is.
+  // the walk then reads its text and reports the error where it is. A
+  // trial (SimdChunking::pieces_trial) first tells whether pieces go
+  // faster than the walk alone.
   template <class H>
   class Pieces final : public PieceMarks {
    public:

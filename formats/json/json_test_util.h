@@ -5,7 +5,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
+
+#include "core/source.h"
 
 namespace jbx::testing {
 
@@ -26,6 +29,27 @@ class TempFile {
 
  private:
   std::filesystem::path path_;
+};
+
+/// `text` as a reader gets it: from memory, or (from_file) from a file of
+/// its own read front to back, as a huge one is, whose chunks the walk
+/// reads through the file, not the mapping.
+class TestInput {
+ public:
+  TestInput(const std::string& text, bool from_file) {
+    if (from_file) {
+      file_ = std::make_unique<TempFile>(text);
+      source_ = Source::open(file_->path());
+      source_->read_in_order();
+    } else {
+      source_ = Source::from_memory("t", text);
+    }
+  }
+  Source& source() { return *source_; }
+
+ private:
+  std::unique_ptr<TempFile> file_;  // (outlives the source)
+  std::unique_ptr<Source> source_;
 };
 
 }  // namespace jbx::testing
