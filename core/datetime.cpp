@@ -887,19 +887,18 @@ struct IsoParts {
     std::uint32_t& minute_of_day) {
   std::int32_t minutes =
       static_cast<std::int32_t>(r.hour * 60 + r.minute) + shift / 60;
-  day = r.day;
   // (A day before or after: the day's pair is written, when it stays
-  // within the month.)
-  if (minutes < 0 && day > 1) {
-    minutes += 24 * 60;
-    --day;
-  } else if (minutes >= 24 * 60 && day < 28) {
-    minutes -= 24 * 60;
-    ++day;
-  }
-  if (shift % 60 != 0 || minutes < 0 || minutes >= 24 * 60) return false;
+  // within the month. Without branches: which way a date goes is as
+  // random as its hour.)
+  const std::int32_t earlier = minutes < 0;
+  const std::int32_t later = minutes >= 24 * 60;
+  minutes += (earlier - later) * (24 * 60);
+  day = r.day + static_cast<std::uint32_t>(later) -
+        static_cast<std::uint32_t>(earlier);
+  const bool in_month = !((later != 0) & (r.day >= 28)) &
+                        !((earlier != 0) & (r.day <= 1));
   minute_of_day = static_cast<std::uint32_t>(minutes);
-  return true;
+  return (shift % 60 == 0) & in_month & (minute_of_day < 24 * 60);
 }
 
 }  // namespace
