@@ -5,6 +5,10 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/error.h"
 
 namespace jbx {
@@ -52,6 +56,77 @@ inline bool needs_escape8(std::uint64_t v, bool ascii) {
   std::uint64_t m = (ctrl | quote | back) & kHighs;
   if (ascii) m |= v & kHighs;
   return m != 0;
+}
+
+#if defined(__SSE2__)
+// A byte set in the mask for each byte of `x` that needs escaping, as
+// needs_escape8().
+inline int escapes16(__m128i x, bool ascii) {
+  const __m128i ctrl = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1F)), x);
+  const __m128i m =
+      _mm_or_si128(ctrl, _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+  return _mm_movemask_epi8(ascii ? _mm_or_si128(m, x) : m);
+}
+#endif
+
+// Copies the `n` bytes at `s` to `p` when none needs escaping, in words
+// (the last one overlapping the one before it), writing nothing outside
+// [p, p + n); false as soon as one does (what was copied is then to be
+// overwritten).
+inline bool copy_unescaped(const char* s, std::size_t n, bool ascii, char* p) {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    for (std::size_t i = 0; i + 16 < n; i += 16) {
+      const __m128i x =
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+      if (escapes16(x, ascii) != 0) return false;
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p + i), x);
+    }
+    const __m128i x =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + n - 16));
+    if (escapes16(x, ascii) != 0) return false;
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p + n - 16), x);
+    return true;
+  }
+  if (n >= 8) {
+    const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(s));
+    const __m128i b =
+        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(s + n - 8));
+    if (escapes16(_mm_unpacklo_epi64(a, b), ascii) != 0) return false;
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p), a);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p + n - 8), b);
+    return true;
+  }
+#else
+  if (n >= 8) {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i + 8 < n; i += 8) {
+      std::memcpy(&v, s + i, 8);
+      if (needs_escape8(v, ascii)) return false;
+    }
+    std::memcpy(&v, s + n - 8, 8);
+    if (needs_escape8(v, ascii)) return false;
+    std::memcpy(p, s, n);
+    return true;
+  }
+#endif
+  if (n >= 4) {
+    std::uint32_t a = 0;
+    std::uint32_t b = 0;
+    std::memcpy(&a, s, 4);
+    std::memcpy(&b, s + n - 4, 4);
+    if (needs_escape8(a | (std::uint64_t{b} << 32), ascii)) return false;
+    std::memcpy(p, &a, 4);
+    std::memcpy(p + n - 4, &b, 4);
+    return true;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (kEscape[c] != 0 || (ascii && c >= 0x80)) return false;
+    p[i] = s[i];
+  }
+  return true;
 }
 
 inline char* put_u16(char* p, unsigned cp) {
@@ -475,6 +550,20 @@ Flow JsonWriter::repeated_key_general(std::string_view name, std::string& text,
 void JsonWriter::write_string(std::string_view s, const char* color) {
   if (color != nullptr) out_.write(color);
   const bool ascii = opt_.ascii;
+  // Most strings need no escape: copied as they are checked, in words.
+  // (The loop below goes byte by byte after its last whole word, which in
+  // short strings is most of their bytes.)
+  if (s.size() <= kLongText) {
+    char* p = out_.reserve(s.size() + 2);
+    *p = '"';
+    if (copy_unescaped(s.data(), s.size(), ascii, p + 1)) {
+      p += 1 + s.size();
+      *p++ = '"';
+      out_.commit(p);
+      if (color != nullptr) out_.write(kReset);
+      return;
+    }
+  }
   const char* in = s.data();
   std::size_t n = s.size();
   // Worst case 6 output bytes per input byte (\u00XX); strings are done in

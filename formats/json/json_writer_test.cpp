@@ -1,5 +1,6 @@
 #include "formats/json/json_writer.h"
 
+#include <fmt/format.h>
 #include <boost/test/unit_test.hpp>
 
 #include <charconv>
@@ -767,6 +768,65 @@ BOOST_AUTO_TEST_CASE(annotations_become_type_members_or_wrappers) {
              "[\n  {\n    \"@type\": \"com.x.Bean\",\n    \"a\": 1\n  },\n  "
              "{\n    \"@type\": \"com.x.Bean\",\n    \"@value\": []\n  },\n  "
              "{\n    \"@type\": \"tag:42\",\n    \"@value\": \"x\"\n  }\n]\n");
+}
+
+BOOST_AUTO_TEST_CASE(strings_of_every_length_are_escaped_where_needed) {
+  // string_value() and key() check a string in words, the last one
+  // overlapping the one before it, and copy it whole when nothing needs
+  // escaping: each length up to a few words, with one byte that needs an
+  // escape (or, last, a multi-byte character) at each place, and none.
+  const auto reference = [](std::string_view s, bool ascii) {
+    std::string out = "\"";
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const auto c = static_cast<unsigned char>(s[i]);
+      if (c == '"' || c == '\\') {
+        out += '\\';
+        out += static_cast<char>(c);
+      } else if (c == '\n') {
+        out += "\\n";
+      } else if (c < 0x20) {
+        out += fmt::format("\\u{:04x}", c);
+      } else if (ascii && c == 0xC3) {
+        // The only non-ASCII character used: U+00E9, as \u00e9.
+        out += "\\u00e9";
+        ++i;
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+    return out + "\"";
+  };
+  const std::string specials[] = {"\"",   "\\",   "\n",      "\x01",
+                                  "\x1f", "\x7f", "\xC3\xA9"};
+  int checked = 0;
+  for (const bool ascii : {false, true}) {
+    jbx::WriteOptions o = compact();
+    o.ascii = ascii;
+    for (std::size_t n = 0; n <= 40; ++n) {
+      for (const std::string& special : specials) {
+        for (std::size_t at = 0; at <= n; ++at) {
+          std::string text;
+          for (std::size_t i = 0; i < n; ++i) {
+            text += static_cast<char>('a' + i % 26);
+          }
+          if (at < n) text.replace(at, 1, special);
+          const std::string out = write_with(
+              [&](jbx::JsonWriter& j) {
+                j.begin_object();
+                j.key(text);
+                j.string_value(text);
+                j.end_object();
+              },
+              o);
+          const std::string want = reference(text, ascii);
+          BOOST_TEST(out == "{" + want + ":" + want + "}\n",
+                     "n " << n << " at " << at);
+          ++checked;
+        }
+      }
+    }
+  }
+  BOOST_TEST(checked == 2 * 7 * (41 * 42 / 2));
 }
 
 BOOST_AUTO_TEST_CASE(huge_strings_are_written_in_chunks) {
