@@ -895,8 +895,8 @@ struct IsoParts {
   minutes += (earlier - later) * (24 * 60);
   day = r.day + static_cast<std::uint32_t>(later) -
         static_cast<std::uint32_t>(earlier);
-  const bool in_month = !((later != 0) & (r.day >= 28)) &
-                        !((earlier != 0) & (r.day <= 1));
+  const bool in_month =
+      !((later != 0) & (r.day >= 28)) & !((earlier != 0) & (r.day <= 1));
   minute_of_day = static_cast<std::uint32_t>(minutes);
   return (shift % 60 == 0) & in_month & (minute_of_day < 24 * 60);
 }
