@@ -73,7 +73,7 @@ inline int escapes16(__m128i x, bool ascii) {
 // Copies the `n` bytes at `s` to `p` when none needs escaping, in words
 // (the last one overlapping the one before it), writing nothing outside
 // [p, p + n); false as soon as one does (what was copied is then to be
-// overwritten).
+// overwritten), and without SSE2 for 8 bytes or more.
 inline bool copy_unescaped(const char* s, std::size_t n, bool ascii, char* p) {
 #if defined(__SSE2__)
   if (n >= 16) {
@@ -99,17 +99,8 @@ inline bool copy_unescaped(const char* s, std::size_t n, bool ascii, char* p) {
     return true;
   }
 #else
-  if (n >= 8) {
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i + 8 < n; i += 8) {
-      std::memcpy(&v, s + i, 8);
-      if (needs_escape8(v, ascii)) return false;
-    }
-    std::memcpy(&v, s + n - 8, 8);
-    if (needs_escape8(v, ascii)) return false;
-    std::memcpy(p, s, n);
-    return true;
-  }
+  // (Without SSE2, write_string()'s own loop of words takes these.)
+  if (n >= 8) return false;
 #endif
   if (n >= 4) {
     std::uint32_t a = 0;
