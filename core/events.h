@@ -74,6 +74,12 @@ class Handler {
   virtual void double_value(double v) = 0;
   virtual void number_text(std::string_view text) = 0;
   virtual void string_value(std::string_view utf8) = 0;
+  /// string_value() for a string as a reader holds it, with the guarantees
+  /// of stable_key(): a writer may copy it without a scan for escapes.
+  /// string_value() by default, so a handler that changes strings, and
+  /// does not override this, still sees every one. (Out of line, as
+  /// stable_key().)
+  virtual void stable_string(std::string_view utf8);
   virtual void bytes_value(std::span<const std::uint8_t> bytes) = 0;
   virtual void timestamp_value(const Timestamp& t) = 0;
   virtual void annotation(const Annotation& a) = 0;
@@ -97,7 +103,9 @@ class Handler {
 };
 
 /// Forwards every event to another handler; transforms derive from it and
-/// override only what they change.
+/// override only what they change. stable_key() and stable_string() are
+/// not forwarded: they reach the transform's own key() and string_value(),
+/// unless it overrides them to pass on a name or string it leaves as it is.
 class ForwardingHandler : public Handler {
  public:
   explicit ForwardingHandler(Handler& next) : next_(next) {}

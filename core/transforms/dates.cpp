@@ -328,9 +328,19 @@ Flow ParseDateFields::begin_object() {
   return f;
 }
 
-Flow ParseDateFields::key(std::string_view name) {
-  tracker_.on_key(name);
-  const Flow f = next_.key(name);
+Flow ParseDateFields::key(std::string_view name) { return keyed(name, false); }
+
+Flow ParseDateFields::stable_key(std::string_view name) {
+  return keyed(name, true);
+}
+
+Flow ParseDateFields::keyed(std::string_view name, bool stable) {
+  if (stable) {
+    tracker_.on_stable_key(name);
+  } else {
+    tracker_.on_key(name);
+  }
+  const Flow f = stable ? next_.stable_key(name) : next_.key(name);
   if (f != Flow::visit) tracker_.on_value_end();
   return f;
 }
@@ -405,9 +415,19 @@ void ParseDateFields::number_text(std::string_view text) {
 }
 
 void ParseDateFields::string_value(std::string_view s) {
+  string_or_date(s, false);
+}
+
+void ParseDateFields::stable_string(std::string_view s) {
+  string_or_date(s, true);
+}
+
+void ParseDateFields::string_or_date(std::string_view s, bool stable) {
   Timestamp t;
   if (selected() && r_.text(s, tracker_, t)) {
     next_.timestamp_value(t);
+  } else if (stable) {
+    next_.stable_string(s);
   } else {
     next_.string_value(s);
   }

@@ -109,6 +109,11 @@ class FormatDates final : public CountKeepingHandler {
   FormatDates(Handler& next, DateFormat format)
       : CountKeepingHandler(next), f_(std::move(format)) {}
   void timestamp_value(const Timestamp& t) override;
+  // Names and strings pass as they are.
+  Flow stable_key(std::string_view name) override {
+    return next_.stable_key(name);
+  }
+  void stable_string(std::string_view s) override { next_.stable_string(s); }
 
  private:
   DateFormatter f_;
@@ -172,6 +177,7 @@ class ParseDateFields final : public CountKeepingHandler {
 
   Flow begin_object() override;
   Flow key(std::string_view name) override;
+  Flow stable_key(std::string_view name) override;
   void end_object() override;
   Flow begin_array() override;
   void end_array() override;
@@ -182,6 +188,7 @@ class ParseDateFields final : public CountKeepingHandler {
   void double_value(double v) override;
   void number_text(std::string_view text) override;
   void string_value(std::string_view s) override;
+  void stable_string(std::string_view s) override;
   void bytes_value(std::span<const std::uint8_t> b) override;
   void timestamp_value(const Timestamp& t) override;
 
@@ -191,6 +198,10 @@ class ParseDateFields final : public CountKeepingHandler {
     return tracker_.selected() >= 0;
   }
   void number_date(std::string_view text);
+  /// key() and string_value(), passing on a name or string that stays as
+  /// it came by stable_key() or stable_string() when `stable`.
+  Flow keyed(std::string_view name, bool stable);
+  void string_or_date(std::string_view s, bool stable);
 
   DateFieldReader r_;
   PathTracker tracker_;

@@ -49,6 +49,8 @@ class RenameKeys final : public CountKeepingHandler {
   Flow key(std::string_view name) override;
   void end_object() override;
   void end_document() override;
+  // Strings pass as they are (names are renamed: stable_key() is key()).
+  void stable_string(std::string_view s) override { next_.stable_string(s); }
 
  private:
   // Names repeat from record to record, so each distinct name is renamed

@@ -206,6 +206,24 @@ NullDefaults::NullDefaults(
   if (schema_) current_ = schema_->root();
 }
 
+const Value* NullDefaults::member_schema(const Value* parent,
+                                         std::string_view name) {
+  if (parent == nullptr) return nullptr;  // no schema for the object
+  if (parent != last_parent_) {
+    last_parent_ = parent;
+    last_members_ = &members_[parent];
+  }
+  Members& m = *last_members_;
+  const auto it = m.find(name);
+  if (it != m.end()) return it->second;
+  const Value* s = schema_->member(parent, name);
+  if (remembered_ < kRemembered) {
+    m.emplace(name, s);
+    ++remembered_;
+  }
+  return s;
+}
+
 void NullDefaults::value_begin() {
   if (tracker_) tracker_->on_value_begin();
   if (schema_ && !frames_.empty() && frames_.back().is_array) {
@@ -242,10 +260,22 @@ Flow NullDefaults::begin_object() {
   return opened(next_.begin_object(), false);
 }
 
-Flow NullDefaults::key(std::string_view name) {
-  if (tracker_) tracker_->on_key(name);
-  if (schema_) current_ = schema_->member(frames_.back().node, name);
-  const Flow f = next_.key(name);
+Flow NullDefaults::key(std::string_view name) { return keyed(name, false); }
+
+Flow NullDefaults::stable_key(std::string_view name) {
+  return keyed(name, true);
+}
+
+Flow NullDefaults::keyed(std::string_view name, bool stable) {
+  if (tracker_) {
+    if (stable) {
+      tracker_->on_stable_key(name);
+    } else {
+      tracker_->on_key(name);
+    }
+  }
+  if (schema_) current_ = member_schema(frames_.back().node, name);
+  const Flow f = stable ? next_.stable_key(name) : next_.key(name);
   if (f != Flow::visit) value_end();
   return f;
 }
@@ -313,6 +343,11 @@ void NullDefaults::number_text(std::string_view t) {
 void NullDefaults::string_value(std::string_view s) {
   value_begin();
   next_.string_value(s);
+  value_end();
+}
+void NullDefaults::stable_string(std::string_view s) {
+  value_begin();
+  next_.stable_string(s);
   value_end();
 }
 void NullDefaults::bytes_value(std::span<const std::uint8_t> b) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/events.h"
@@ -73,6 +74,7 @@ class NullDefaults final : public CountKeepingHandler {
 
   Flow begin_object() override;
   Flow key(std::string_view name) override;
+  Flow stable_key(std::string_view name) override;
   void end_object() override;
   Flow begin_array() override;
   void end_array() override;
@@ -83,6 +85,7 @@ class NullDefaults final : public CountKeepingHandler {
   void double_value(double v) override;
   void number_text(std::string_view text) override;
   void string_value(std::string_view s) override;
+  void stable_string(std::string_view s) override;
   void bytes_value(std::span<const std::uint8_t> b) override;
   void timestamp_value(const Timestamp& t) override;
 
@@ -94,6 +97,13 @@ class NullDefaults final : public CountKeepingHandler {
   };
   void value_begin();
   void value_end();
+  /// key(), or stable_key() when `stable`: the name is passed on as it
+  /// came.
+  Flow keyed(std::string_view name, bool stable);
+  /// schema_->member(), remembered: records ask for the same names in the
+  /// same schemas again and again. At most kRemembered names are kept, so
+  /// that a map with ever new names does not grow the memory.
+  const Value* member_schema(const Value* parent, std::string_view name);
   Flow opened(Flow f, bool is_array);
   void closed();
 
@@ -103,6 +113,19 @@ class NullDefaults final : public CountKeepingHandler {
   std::optional<PathTracker> tracker_;
   std::vector<Frame> frames_;
   const Value* current_ = nullptr;  // schema of the value about to come
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+  using Members =
+      std::unordered_map<std::string, const Value*, Hash, std::equal_to<>>;
+  static constexpr std::size_t kRemembered = 1 << 14;
+  std::unordered_map<const Value*, Members> members_;  // by parent
+  const Value* last_parent_ = nullptr;  // and its members, when not null
+  Members* last_members_ = nullptr;
+  std::size_t remembered_ = 0;
 };
 
 }  // namespace jbx::transforms

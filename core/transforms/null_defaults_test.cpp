@@ -9,18 +9,10 @@ namespace tf = jbx::transforms;
 using jbx::Handler;
 using jbx::Value;
 using tf::testing::error_of;
+using tf::testing::json;
 using tf::testing::run;
 
 namespace {
-
-Value json(std::string_view text) {
-  auto src = jbx::Source::from_memory("schema", std::string(text));
-  jbx::ReadOptions ro;
-  auto reader = jbx::kJsonFormat.make_reader(*src, ro);
-  jbx::TreeBuilder tree;
-  reader->read_document(tree);
-  return tree.take();
-}
 
 tf::testing::Make with_rules(
     std::vector<std::pair<std::string, std::string>> rules) {
@@ -98,6 +90,37 @@ BOOST_AUTO_TEST_CASE(schema_items_and_nested_documents) {
       run(R"([{"v":null},{"w":{"v":null},"v":null}] [{"v":null}])",
           with_schema(schema, tf::kEmptyAll)) ==
       "[{\"v\":\"\"},{\"w\":{\"v\":null},\"v\":\"\"}]\n[{\"v\":\"\"}]\n");
+}
+
+BOOST_AUTO_TEST_CASE(schema_names_are_remembered_per_object_schema) {
+  // The same name in two object schemas, record after record; and a map
+  // of more new names than are remembered, each still looked up.
+  constexpr std::string_view schema = R"({"type":"array","items":{
+      "properties":{"a":{"type":"string"},
+                    "o":{"properties":{"a":{"type":"integer"}}},
+                    "m":{"additionalProperties":{"type":"array"}}}}})";
+  std::string map = "{";
+  std::string filled = "{";
+  for (int i = 0; i < 20000; ++i) {
+    const std::string sep = i == 0 ? "" : ",";
+    map += sep + "\"k" + std::to_string(i) + "\":null";
+    filled += sep + "\"k" + std::to_string(i) + "\":[]";
+  }
+  map += "}";
+  filled += "}";
+  const std::string record = R"({"a":null,"o":{"a":null,"b":null},"b":null})";
+  const std::string written = R"({"a":"","o":{"a":0,"b":null},"b":null})";
+  const std::string out =
+      run("[" + record + R"(,{"m":)" + map + "}," + record + "]",
+          with_schema(schema, tf::kEmptyAll));
+  const std::string want =
+      "[" + written + R"(,{"m":)" + filled + "}," + written + "]\n";
+  // (The records, then the whole: a message of the map would be long.)
+  BOOST_TEST(out.substr(0, written.size() + 1) ==
+             want.substr(0, written.size() + 1));
+  BOOST_TEST(out.substr(out.size() - written.size() - 2) ==
+             want.substr(want.size() - written.size() - 2));
+  BOOST_TEST((out == want));
 }
 
 BOOST_AUTO_TEST_CASE(schema_refs_must_resolve_locally) {

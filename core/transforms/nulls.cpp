@@ -9,7 +9,7 @@ bool DropNulls::release(Flow& flow) {
   flow = stopped_ ? Flow::stop : Flow::visit;
   if (!has_key_) return !stopped_;
   has_key_ = false;
-  flow = next_.key(key_);
+  flow = key_stable_ ? next_.stable_key(stable_) : next_.key(key_);
   if (flow == Flow::stop) stopped_ = true;
   return flow == Flow::visit;
 }
@@ -26,6 +26,15 @@ Flow DropNulls::begin_object() {
 Flow DropNulls::key(std::string_view name) {
   if (stopped_) return Flow::stop;
   key_.assign(name);
+  key_stable_ = false;
+  has_key_ = true;
+  return Flow::visit;
+}
+
+Flow DropNulls::stable_key(std::string_view name) {
+  if (stopped_) return Flow::stop;
+  stable_ = name;
+  key_stable_ = true;
   has_key_ = true;
   return Flow::visit;
 }
@@ -75,6 +84,9 @@ void DropNulls::number_text(std::string_view t) {
 }
 void DropNulls::string_value(std::string_view s) {
   if (release()) next_.string_value(s);
+}
+void DropNulls::stable_string(std::string_view s) {
+  if (release()) next_.stable_string(s);
 }
 void DropNulls::bytes_value(std::span<const std::uint8_t> b) {
   if (release()) next_.bytes_value(b);
@@ -151,10 +163,15 @@ void EmptyAsNull::double_value(double v) {
 void EmptyAsNull::number_text(std::string_view t) {
   if (!swallow_ && release()) next_.number_text(t);
 }
-void EmptyAsNull::string_value(std::string_view s) {
+void EmptyAsNull::string_value(std::string_view s) { string_or_null(s, false); }
+void EmptyAsNull::stable_string(std::string_view s) { string_or_null(s, true); }
+
+void EmptyAsNull::string_or_null(std::string_view s, bool stable) {
   if (swallow_ || !release()) return;
   if (s.empty()) {
     next_.null_value();
+  } else if (stable) {
+    next_.stable_string(s);
   } else {
     next_.string_value(s);
   }

@@ -28,6 +28,8 @@ class DropNulls final : public CountKeepingHandler {
 
   Flow begin_object() override;
   Flow key(std::string_view name) override;
+  /// Holds the name without a copy: it stays valid until end_document().
+  Flow stable_key(std::string_view name) override;
   void end_object() override;
   Flow begin_array() override;
   void end_array() override;
@@ -38,6 +40,7 @@ class DropNulls final : public CountKeepingHandler {
   void double_value(double v) override;
   void number_text(std::string_view text) override;
   void string_value(std::string_view s) override;
+  void stable_string(std::string_view s) override;
   void bytes_value(std::span<const std::uint8_t> b) override;
   void timestamp_value(const Timestamp& t) override;
   void annotation(const Annotation& a) override;
@@ -62,7 +65,10 @@ class DropNulls final : public CountKeepingHandler {
   bool all_;
   bool has_key_ = false;
   bool stopped_ = false;
+  // The held key: stable_ when it came by stable_key(), else a copy.
   std::string key_;
+  std::string_view stable_;
+  bool key_stable_ = false;
   std::vector<bool> in_array_;  // one per open container
 };
 
@@ -73,6 +79,9 @@ class EmptyAsNull final : public CountKeepingHandler {
 
   Flow begin_object() override;
   Flow key(std::string_view name) override;
+  Flow stable_key(std::string_view name) override {
+    return next_.stable_key(name);
+  }
   void end_object() override;
   Flow begin_array() override;
   void end_array() override;
@@ -83,6 +92,7 @@ class EmptyAsNull final : public CountKeepingHandler {
   void double_value(double v) override;
   void number_text(std::string_view text) override;
   void string_value(std::string_view s) override;
+  void stable_string(std::string_view s) override;
   void bytes_value(std::span<const std::uint8_t> b) override;
   void timestamp_value(const Timestamp& t) override;
   void annotation(const Annotation& a) override;
@@ -91,6 +101,9 @@ class EmptyAsNull final : public CountKeepingHandler {
   /// Opens the held '[' downstream. False when the consumer skipped the
   /// array: the array's remaining events are then swallowed.
   bool release();
+  /// string_value(), passing on a string as it came by stable_string()
+  /// when `stable`.
+  void string_or_null(std::string_view s, bool stable);
 
   bool pending_ = false;  // a '[' seen, nothing inside it yet
   bool swallow_ = false;  // inside an array the consumer skipped

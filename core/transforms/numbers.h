@@ -127,6 +127,11 @@ class NumberStyle final : public CountKeepingHandler {
   void number_text(std::string_view text) override {
     rules_.number_text(text, next_);
   }
+  // Names and strings pass as they are.
+  Flow stable_key(std::string_view name) override {
+    return next_.stable_key(name);
+  }
+  void stable_string(std::string_view s) override { next_.stable_string(s); }
 
  private:
   NumberRules rules_;

@@ -38,6 +38,21 @@ PathTracker::PathTracker(const std::vector<path::Query>& rules) {
   for (const path::Query& q : rules) {
     rules_.push_back(q.segments);
     accept_.push_back(std::uint64_t{1} << q.segments.size());
+    std::uint64_t descendant = 0;
+    std::uint64_t named = 0;
+    std::vector<std::string>& names = names_.emplace_back(q.segments.size());
+    for (std::size_t j = 0; j < q.segments.size(); ++j) {
+      const path::Segment& seg = q.segments[j];
+      if (seg.descendant) descendant |= std::uint64_t{1} << j;
+      if (seg.selectors.size() == 1 &&
+          seg.selectors[0].kind == path::Selector::Kind::name &&
+          !seg.selectors[0].ignore_case) {
+        named |= std::uint64_t{1} << j;
+        names[j] = seg.selectors[0].name;
+      }
+    }
+    descendant_.push_back(descendant);
+    named_.push_back(named);
   }
   n_ = rules_.size();
   masks_.assign(n_, 1);  // the root: nothing matched yet
@@ -59,14 +74,45 @@ void PathTracker::grow() {
   masks_.resize((location_.size() + 1) * rules_.size());
 }
 
-void PathTracker::enter_member(std::string_view name) {
-  enter(path::Step::member(name));
-  // Paths are only shown for selected values, whose levels are all alive.
-  if (dead_from_ != 0) return;
+void PathTracker::enter_member(std::string_view name, bool stable) {
+  // What enter() does for a member, with the segments of one plain name
+  // compared at once.
+  ++depth_;
+  const std::uint64_t* from = &masks_[(depth_ - 1) * n_];
+  std::uint64_t* to = &masks_[depth_ * n_];
+  bool alive = false;
+  for (std::size_t r = 0; r < n_; ++r) {
+    // (The bit of a rule matched above: nothing below it matches.)
+    const std::uint64_t m = from[r] & ~accept_[r];
+    std::uint64_t out = m & descendant_[r];
+    for (std::uint64_t b = m & named_[r]; b != 0; b &= b - 1) {
+      const auto j = static_cast<std::size_t>(__builtin_ctzll(b));
+      if (name == names_[r][j]) out |= std::uint64_t{2} << j;
+    }
+    for (std::uint64_t b = m & ~named_[r]; b != 0; b &= b - 1) {
+      const auto j = static_cast<std::size_t>(__builtin_ctzll(b));
+      for (const path::Selector& sel : rules_[r][j].selectors) {
+        if (path::selects_step(sel, path::Step::member(name))) {
+          out |= std::uint64_t{2} << j;
+          break;
+        }
+      }
+    }
+    to[r] = out;
+    alive = alive || out != 0;
+  }
+  if (!alive) {
+    dead_from_ = depth_;
+    return;  // paths are only shown for selected values, all alive above
+  }
   Entry& e = location_[depth_ - 1];
   e.is_index = false;
-  e.owned = true;
-  e.key.assign(name);
+  e.owned = !stable;
+  if (stable) {
+    e.view = name;
+  } else {
+    e.key.assign(name);
+  }
 }
 
 void PathTracker::enter_element(std::uint64_t i, Frame& f) {

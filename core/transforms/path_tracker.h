@@ -37,7 +37,16 @@ class PathTracker {
       ++depth_;
       return;
     }
-    enter_member(name);
+    enter_member(name, false);
+  }
+  /// on_key() for a name that stays valid until the document ends (as
+  /// Handler::stable_key() gives it): the location keeps it uncopied.
+  [[gnu::always_inline]] void on_stable_key(std::string_view name) {
+    if (dead_from_ != 0) {
+      ++depth_;
+      return;
+    }
+    enter_member(name, true);
   }
   /// A value begins (scalar, or a container before it opens). Inside an
   /// array this enters the next element's location.
@@ -234,8 +243,9 @@ class PathTracker {
     std::string key;
     std::string_view view;
   };
-  // Enter a level where some rule may still match (dead_from_ == 0).
-  void enter_member(std::string_view name);
+  // Enter a level where some rule may still match (dead_from_ == 0); the
+  // location keeps `name` as a view when `stable`, else a copy.
+  void enter_member(std::string_view name, bool stable);
   /// Enters element i of an array the first time, or each time when its
   /// elements are not entered alike (on_value_begin() replays the step).
   void enter_element(std::uint64_t i, Frame& f);
@@ -260,6 +270,12 @@ class PathTracker {
   // array are entered alike.
   bool uniform_elements_ = false;
   std::vector<std::uint64_t> accept_;  // per rule: the bit of all matched
+  // Per rule, for enter_member(): the segments that are descendant ones,
+  // and those whose one selector is a member name matched exactly (the
+  // usual rule: `$..tags`, `$[*].createdAt`), with those names by segment.
+  std::vector<std::uint64_t> descendant_;
+  std::vector<std::uint64_t> named_;
+  std::vector<std::vector<std::string>> names_;
   // rules_.size() per level, the root's first; as many levels as
   // location_ has entries, + 1.
   std::vector<std::uint64_t> masks_;

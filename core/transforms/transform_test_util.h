@@ -7,9 +7,11 @@
 #include <string>
 #include <string_view>
 
+#include "core/error.h"
 #include "core/events.h"
 #include "core/sink.h"
 #include "core/source.h"
+#include "core/value.h"
 #include "formats/json/json_format.h"
 
 namespace jbx::transforms::testing {
@@ -18,8 +20,11 @@ using Make = std::function<std::unique_ptr<Handler>(Handler& next)>;
 
 /// Reads `json` (concatenated documents), sends it through make(writer),
 /// and returns the JSON written, compact or pretty. Errors propagate.
+/// The reader gives names and strings without escapes as it holds them
+/// (Handler::stable_key(), stable_string()); with `copied`, a handler in
+/// front turns them into key() and string_value(), as other readers send.
 inline std::string run(std::string_view json, const Make& make,
-                       bool compact = true) {
+                       bool compact = true, bool copied = false) {
   auto src = Source::from_memory("test", std::string(json));
   ReadOptions ro;
   auto reader = kJsonFormat.make_reader(*src, ro);
@@ -28,10 +33,24 @@ inline std::string run(std::string_view json, const Make& make,
   wo.compact = compact;
   auto writer = kJsonFormat.make_writer(sink, wo);
   std::unique_ptr<Handler> t = make(*writer);
-  while (reader->read_document(*t)) {
+  // (ForwardingHandler passes stable_key() and stable_string() to its own
+  // key() and string_value().)
+  ForwardingHandler front(*t);
+  Handler& first = copied ? static_cast<Handler&>(front) : *t;
+  while (reader->read_document(first)) {
   }
   writer->finish();
   return std::string(sink.data());
+}
+
+/// The value of the JSON text `text` (a schema, a rule's value).
+inline Value json(std::string_view text) {
+  auto src = Source::from_memory("value", std::string(text));
+  ReadOptions ro;
+  auto reader = kJsonFormat.make_reader(*src, ro);
+  TreeBuilder tree;
+  reader->read_document(tree);
+  return tree.take();
 }
 
 /// The message of the Error that running throws, or "" when none.

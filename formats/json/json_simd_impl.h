@@ -783,6 +783,9 @@ inline Code IndexWalker<H, kChunked>::scalar(std::uint32_t i) {
         h_.plain_string(raw);
       } else if constexpr (kBinaryWriter<H>) {
         h_.padded_string(raw);
+      } else if constexpr (std::is_same_v<H, Handler>) {
+        // As stable_key() in member_key().
+        h_.stable_string(raw);
       } else {
         h_.string_value(raw);
       }

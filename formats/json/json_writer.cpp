@@ -508,6 +508,10 @@ void JsonWriter::plain_string_general(std::string_view utf8) {
   after_value();
 }
 
+Flow JsonWriter::stable_key(std::string_view name) { return plain_key(name); }
+
+void JsonWriter::stable_string(std::string_view utf8) { plain_string(utf8); }
+
 Flow JsonWriter::plain_key_general(std::string_view name) {
   if (opt_.ascii || name.size() > kLongText) return key(name);
   separator();

@@ -61,6 +61,9 @@ class JsonWriter final : public Writer {
   void plain_string(std::string_view utf8);
   /// key() for a name known to need no escaping, like plain_string().
   Flow plain_key(std::string_view name);
+  /// plain_key() and plain_string() behind a chain of transforms.
+  Flow stable_key(std::string_view name) override;
+  void stable_string(std::string_view utf8) override;
 
   /// plain_key(), plain_string() and int_value() for the binary readers,
   /// which know how far their buffers may be read: `readable` is how many
