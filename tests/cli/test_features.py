@@ -102,6 +102,19 @@ case("empty_as_null", ["fmt", "-c", "--empty-as-null"],
 case("empty_as_null_then_drop", ["fmt", "-c", "--empty-as-null",
                                  "--nulls=drop"],
      stdin='{"a":"","b":[],"c":1}', stdout='{"c":1}\n')
+# Names and strings go from the reader to the writer as it holds them, and
+# are still escaped where --ascii asks, or coloured.
+case("empty_as_null_ascii", ["fmt", "-c", "--ascii", "--empty-as-null",
+                             "--null-default", "$..n=\"ü\""],
+     stdin='{"名前":"café","n":null,"e":"","k":"\\u00e9"}',
+     stdout='{"\\u540d\\u524d":"caf\\u00e9","n":"\\u00fc","e":null,'
+            '"k":"\\u00e9"}\n')
+case("empty_as_null_color", ["fmt", "-c", "--color=always",
+                             "--empty-as-null"],
+     stdin='{"a":"x","b":""}',
+     stdout='\x1b[1;39m{\x1b[0m\x1b[34;1m"a"\x1b[0m\x1b[1;39m:\x1b[0m'
+            '\x1b[0;32m"x"\x1b[0m\x1b[1;39m,\x1b[0m\x1b[34;1m"b"\x1b[0m'
+            '\x1b[1;39m:\x1b[0m\x1b[1;30mnull\x1b[0m\x1b[1;39m}\x1b[0m\n')
 
 # ---- dates: native dates from binary inputs -----------------------------------
 
