@@ -63,6 +63,10 @@ class Handler {
   /// a copy. key() by default. (Out of line: the reader's kernels, which
   /// call it, are compiled for other instruction sets.)
   virtual Flow stable_key(std::string_view name);
+  /// key() for a name with nothing to escape in JSON (no '"', '\\' or
+  /// control character), valid for the call only: a stable_key() that a
+  /// transform renamed. key() by default. (Out of line, as stable_key().)
+  virtual Flow escape_free_key(std::string_view name);
   virtual void end_object() = 0;
   virtual Flow begin_array() = 0;
   virtual void end_array() = 0;
@@ -103,9 +107,10 @@ class Handler {
 };
 
 /// Forwards every event to another handler; transforms derive from it and
-/// override only what they change. stable_key() and stable_string() are
-/// not forwarded: they reach the transform's own key() and string_value(),
-/// unless it overrides them to pass on a name or string it leaves as it is.
+/// override only what they change. stable_key(), escape_free_key() and
+/// stable_string() are not forwarded: they reach the transform's own key()
+/// and string_value(), unless it overrides them to pass on a name or string
+/// it leaves as it is.
 class ForwardingHandler : public Handler {
  public:
   explicit ForwardingHandler(Handler& next) : next_(next) {}

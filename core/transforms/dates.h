@@ -113,6 +113,9 @@ class FormatDates final : public CountKeepingHandler {
   Flow stable_key(std::string_view name) override {
     return next_.stable_key(name);
   }
+  Flow escape_free_key(std::string_view name) override {
+    return next_.escape_free_key(name);
+  }
   void stable_string(std::string_view s) override { next_.stable_string(s); }
 
  private:

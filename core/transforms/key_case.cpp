@@ -145,7 +145,9 @@ Flow RenameKeys::begin_object() {
   return f;
 }
 
-Flow RenameKeys::key(std::string_view name) {
+Flow RenameKeys::key(std::string_view name) { return renamed(name, false); }
+
+Flow RenameKeys::renamed(std::string_view name, bool escape_free) {
   std::vector<const KnownMap::value_type*>& members = members_[depth_ - 1];
   const std::vector<const KnownMap::value_type*>& prev = previous_[depth_ - 1];
   const KnownMap::value_type* entry = nullptr;
@@ -181,7 +183,8 @@ Flow RenameKeys::key(std::string_view name) {
     }
   }
   members.push_back(entry);
-  return next_.key(*k.renamed);
+  return escape_free ? next_.escape_free_key(*k.renamed)
+                     : next_.key(*k.renamed);
 }
 
 void RenameKeys::end_object() {

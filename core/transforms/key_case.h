@@ -47,12 +47,23 @@ class RenameKeys final : public CountKeepingHandler {
 
   Flow begin_object() override;
   Flow key(std::string_view name) override;
+  /// Renaming only recases ASCII letters and drops or inserts '_' and '-':
+  /// the new name of a name without escapes has none either.
+  Flow stable_key(std::string_view name) override {
+    return renamed(name, true);
+  }
+  Flow escape_free_key(std::string_view name) override {
+    return renamed(name, true);
+  }
   void end_object() override;
   void end_document() override;
-  // Strings pass as they are (names are renamed: stable_key() is key()).
+  // Strings pass as they are.
   void stable_string(std::string_view s) override { next_.stable_string(s); }
 
  private:
+  /// key(); `escape_free`: the name needs no escaping in JSON.
+  Flow renamed(std::string_view name, bool escape_free);
+
   // Names repeat from record to record, so each distinct name is renamed
   // once and remembered. A collision needs two names with one new name:
   // such new names are "ambiguous", and only for them is the current

@@ -510,6 +510,10 @@ void JsonWriter::plain_string_general(std::string_view utf8) {
 
 Flow JsonWriter::stable_key(std::string_view name) { return plain_key(name); }
 
+Flow JsonWriter::escape_free_key(std::string_view name) {
+  return plain_key(name);
+}
+
 void JsonWriter::stable_string(std::string_view utf8) { plain_string(utf8); }
 
 Flow JsonWriter::plain_key_general(std::string_view name) {

@@ -63,6 +63,7 @@ class JsonWriter final : public Writer {
   Flow plain_key(std::string_view name);
   /// plain_key() and plain_string() behind a chain of transforms.
   Flow stable_key(std::string_view name) override;
+  Flow escape_free_key(std::string_view name) override;
   void stable_string(std::string_view utf8) override;
 
   /// plain_key(), plain_string() and int_value() for the binary readers,
