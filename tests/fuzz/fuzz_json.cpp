@@ -8,7 +8,9 @@
 // - on a valid input, the fused writer features (dates, nulls, key case,
 //   number styles) in front of the JSON writer, which the simdjson walk
 //   calls directly, write what the separate transforms write behind the
-//   scalar parser, or fail with the same message, in pieces too;
+//   scalar parser, or fail with the same message, in pieces too; and so
+//   do the separate transforms behind the simdjson walk, which passes them
+//   the names and strings it holds (stable_key(), stable_string());
 // - on a valid input, CBOR and MessagePack written from the simdjson walk
 //   in chunks indexed ahead (where a top-level array is counted in two
 //   halves, one on each thread, and streamed) are the bytes written from
@@ -133,16 +135,20 @@ jbx::SimdChunking pieces() {
   return c;
 }
 
+// How the features run: fused (read by the simdjson walk), or as the
+// separate transforms read by the simdjson walk or by the scalar parser.
+enum class Via { fused, chain, chain_scalar };
+
 // Compact JSON out of the features, then "error: MESSAGE" if one stopped
-// them: fused (and read by the simdjson walk, chunked or not) or the
-// separate transforms (read by the scalar parser).
+// them; the simdjson walk reads in chunks or not.
 std::string features(const std::string& text, const tf::testing::Features& f,
-                     bool fused, bool chunked) {
+                     Via via, bool chunked) {
+  const bool fused = via == Via::fused;
   auto src = jbx::Source::from_memory("fuzz", text);
   jbx::ReadOptions ro;
   ro.max_depth = 64;
   jbx::JsonReader reader(*src, ro, jbx::JsonMode::stream);
-  if (!fused) reader.set_simd_limit(0);
+  if (via == Via::chain_scalar) reader.set_simd_limit(0);
   if (chunked) reader.set_simd_chunking(pieces());
   jbx::StringSink sink;
   jbx::WriteOptions o;
@@ -242,12 +248,18 @@ void check_features(const std::string& text) {
   f[2].bigint_as_string = true;
   f[2].decimals = tf::DecimalStyle::plain;
   for (const auto& one : f) {
-    const std::string want = features(text, one, false, false);
-    if (features(text, one, true, false) != want) {
+    const std::string want = features(text, one, Via::chain_scalar, false);
+    if (features(text, one, Via::fused, false) != want) {
       fail("the fused features differ from the separate transforms");
     }
-    if (features(text, one, true, true) != want) {
+    if (features(text, one, Via::fused, true) != want) {
       fail("chunks change the fused features");
+    }
+    if (features(text, one, Via::chain, false) != want) {
+      fail("the transforms differ on the text the walk holds");
+    }
+    if (features(text, one, Via::chain, true) != want) {
+      fail("chunks change the transforms");
     }
   }
 }
