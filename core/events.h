@@ -142,6 +142,19 @@ class ForwardingHandler : public Handler {
   void end_document() override { next_.end_document(); }
 
  protected:
+  /// Passes on a name or string as it came: by stable_key() or
+  /// stable_string() when `stable`, else by key() or string_value().
+  Flow key_to_next(std::string_view name, bool stable) {
+    return stable ? next_.stable_key(name) : next_.key(name);
+  }
+  void string_to_next(std::string_view s, bool stable) {
+    if (stable) {
+      next_.stable_string(s);
+    } else {
+      next_.string_value(s);
+    }
+  }
+
   Handler& next_;
 };
 

@@ -335,12 +335,8 @@ Flow ParseDateFields::stable_key(std::string_view name) {
 }
 
 Flow ParseDateFields::keyed(std::string_view name, bool stable) {
-  if (stable) {
-    tracker_.on_stable_key(name);
-  } else {
-    tracker_.on_key(name);
-  }
-  const Flow f = stable ? next_.stable_key(name) : next_.key(name);
+  tracker_.on_key(name, stable);
+  const Flow f = key_to_next(name, stable);
   if (f != Flow::visit) tracker_.on_value_end();
   return f;
 }
@@ -426,10 +422,8 @@ void ParseDateFields::string_or_date(std::string_view s, bool stable) {
   Timestamp t;
   if (selected() && r_.text(s, tracker_, t)) {
     next_.timestamp_value(t);
-  } else if (stable) {
-    next_.stable_string(s);
   } else {
-    next_.string_value(s);
+    string_to_next(s, stable);
   }
   tracker_.on_value_end();
 }

@@ -267,15 +267,9 @@ Flow NullDefaults::stable_key(std::string_view name) {
 }
 
 Flow NullDefaults::keyed(std::string_view name, bool stable) {
-  if (tracker_) {
-    if (stable) {
-      tracker_->on_stable_key(name);
-    } else {
-      tracker_->on_key(name);
-    }
-  }
+  if (tracker_) tracker_->on_key(name, stable);
   if (schema_) current_ = member_schema(frames_.back().node, name);
-  const Flow f = stable ? next_.stable_key(name) : next_.key(name);
+  const Flow f = key_to_next(name, stable);
   if (f != Flow::visit) value_end();
   return f;
 }

@@ -9,7 +9,7 @@ bool DropNulls::release(Flow& flow) {
   flow = stopped_ ? Flow::stop : Flow::visit;
   if (!has_key_) return !stopped_;
   has_key_ = false;
-  flow = key_stable_ ? next_.stable_key(stable_) : next_.key(key_);
+  flow = key_to_next(held_, key_stable_);
   if (flow == Flow::stop) stopped_ = true;
   return flow == Flow::visit;
 }
@@ -26,6 +26,7 @@ Flow DropNulls::begin_object() {
 Flow DropNulls::key(std::string_view name) {
   if (stopped_) return Flow::stop;
   key_.assign(name);
+  held_ = key_;
   key_stable_ = false;
   has_key_ = true;
   return Flow::visit;
@@ -33,7 +34,7 @@ Flow DropNulls::key(std::string_view name) {
 
 Flow DropNulls::stable_key(std::string_view name) {
   if (stopped_) return Flow::stop;
-  stable_ = name;
+  held_ = name;
   key_stable_ = true;
   has_key_ = true;
   return Flow::visit;
@@ -170,10 +171,8 @@ void EmptyAsNull::string_or_null(std::string_view s, bool stable) {
   if (swallow_ || !release()) return;
   if (s.empty()) {
     next_.null_value();
-  } else if (stable) {
-    next_.stable_string(s);
   } else {
-    next_.string_value(s);
+    string_to_next(s, stable);
   }
 }
 void EmptyAsNull::bytes_value(std::span<const std::uint8_t> b) {

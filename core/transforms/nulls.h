@@ -65,9 +65,9 @@ class DropNulls final : public CountKeepingHandler {
   bool all_;
   bool has_key_ = false;
   bool stopped_ = false;
-  // The held key: stable_ when it came by stable_key(), else a copy.
+  // The held key: as it came by stable_key(), else a copy in key_.
+  std::string_view held_;
   std::string key_;
-  std::string_view stable_;
   bool key_stable_ = false;
   std::vector<bool> in_array_;  // one per open container
 };

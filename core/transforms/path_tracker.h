@@ -31,22 +31,16 @@ class PathTracker {
   // The calls for every event are inline while nothing can match (below a
   // level no rule reaches): then they only count levels.
 
-  /// An object member begins.
-  [[gnu::always_inline]] void on_key(std::string_view name) {
+  /// An object member begins. `stable`: the name stays valid until the
+  /// document ends (as Handler::stable_key() gives it), and the location
+  /// keeps it uncopied.
+  [[gnu::always_inline]] void on_key(std::string_view name,
+                                     bool stable = false) {
     if (dead_from_ != 0) {
       ++depth_;
       return;
     }
-    enter_member(name, false);
-  }
-  /// on_key() for a name that stays valid until the document ends (as
-  /// Handler::stable_key() gives it): the location keeps it uncopied.
-  [[gnu::always_inline]] void on_stable_key(std::string_view name) {
-    if (dead_from_ != 0) {
-      ++depth_;
-      return;
-    }
-    enter_member(name, true);
+    enter_member(name, stable);
   }
   /// A value begins (scalar, or a container before it opens). Inside an
   /// array this enters the next element's location.

@@ -86,11 +86,7 @@ class Walk {
         location_.push_back(path::Step::member(names_.back()));
         // A name that stays valid is kept uncopied: the paths checked
         // above read it where it is.
-        if (rng_() % 2 == 0) {
-          t.on_stable_key(names_.back());
-        } else {
-          t.on_key(names_.back());
-        }
+        t.on_key(names_.back(), rng_() % 2 == 0);
         t.on_value_begin();
       }
       value(depth + 1);
