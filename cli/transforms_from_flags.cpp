@@ -298,6 +298,16 @@ Handler& FeatureTransforms::wrap(Handler& next, TransformChain& chain,
     if (auto* w = dynamic_cast<JsonWriter*>(&next)) {
       return chain.make<tf::FusedFeatures<JsonWriter>>(*w, std::move(o));
     }
+    if (auto* w = dynamic_cast<CborWriter*>(&next)) {
+      return chain.make<tf::FusedFeatures<CborWriter>>(*w, std::move(o));
+    }
+    if (auto* w = dynamic_cast<msgpack::MsgpackWriter*>(&next)) {
+      return chain.make<tf::FusedFeatures<msgpack::MsgpackWriter>>(
+          *w, std::move(o));
+    }
+    if (auto* w = dynamic_cast<JsonbWriter*>(&next)) {
+      return chain.make<tf::FusedFeatures<JsonbWriter>>(*w, std::move(o));
+    }
     return chain.make<tf::FusedFeatures<Handler>>(next, std::move(o));
   }
   // Built from the writer backwards; events flow: empty-as-null, date

@@ -66,6 +66,16 @@ concept TakesRepeatedKeys = requires(N& n, std::string_view s, std::string& t,
   n.repeated_key(s, t, tag);
 };
 
+/// A binary writer that takes the numbers the JSON reader has parsed
+/// (CborWriter, MsgpackWriter, JsonbWriter): an integer within int64 as
+/// its value, a decimal with its text and correctly rounded double.
+template <class N>
+concept TakesParsedNumbers = requires(N& n, std::string_view t, double d,
+                                      std::int64_t v) {
+  n.json_integer(v);
+  n.decimal_value(t, d);
+};
+
 /// A number's shortest JSON text, for a date read from a number (out of
 /// line: the reader kernels that inline the hot paths do not include fmt).
 std::string number_text(std::int64_t v);
@@ -248,6 +258,13 @@ class FusedFeatures final : public Handler {
   void uint_value(std::uint64_t v) override;
   void double_value(double v) override;
   void number_text(std::string_view text) override;
+  /// number_text() of a JSON integer within int64 that the reader has
+  /// parsed: the writer behind takes it as its value where its text would
+  /// pass unchanged (TakesParsedNumbers), as number_text() otherwise.
+  void json_integer(std::int64_t v, std::string_view text);
+  /// number_text() of a JSON decimal with its correctly rounded double,
+  /// which the reader has parsed: as json_integer().
+  void decimal_value(std::string_view text, double nearest);
   void string_value(std::string_view s) override;
   void bytes_value(std::span<const std::uint8_t> b) override;
   void timestamp_value(const Timestamp& t) override;
@@ -327,6 +344,11 @@ class FusedFeatures final : public Handler {
   [[gnu::always_inline]] void bool_general(bool b);
   [[gnu::noinline]] void bool_slowly(bool b);
   [[gnu::always_inline]] void number_general(std::string_view text);
+  /// json_integer() and decimal_value() in front of a binary writer:
+  /// send() passes the parsed number on.
+  template <class Send>
+  [[gnu::always_inline]] void parsed_number(std::string_view text,
+                                            const Send& send);
   [[gnu::noinline]] void number_slowly(std::string_view text);
   /// begin_object() and begin_array() outside the direct containers.
   [[gnu::always_inline]] Flow open_general(bool is_array);
@@ -686,9 +708,11 @@ class FusedFeatures final : public Handler {
   // renamed, recorded and sent; keys that follow a clean shape or have no
   // shape take the short way. In an object where a rule may select
   // something, the keys of its clean shape that no rule selects in take
-  // that way too, and the values after them. Only in front of the JSON
-  // writer.
-  static constexpr bool kDirect = detail::TakesDirectKeys<Next>;
+  // that way too, and the values after them. Only in front of the writers
+  // the JSON reader calls the fused handler for directly, telling it those
+  // first bytes: the JSON writer and the binary writers.
+  static constexpr bool kDirect =
+      detail::TakesDirectKeys<Next> || detail::TakesParsedNumbers<Next>;
   // direct_: off, on (an array, or an object with a shape), on in an
   // object without a shape, or on for some keys of a live object.
   // kLive: in an object with a shape where the tracker is live, for the

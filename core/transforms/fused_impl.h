@@ -1461,6 +1461,52 @@ template <class Next>
 }
 
 template <class Next>
+template <class Send>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::parsed_number(
+    std::string_view text, const Send& send) {
+  // As number_text(), but a number left as it is goes on as parsed.
+  if (direct_ != kOff) {
+    if (numbers_on_) [[unlikely]] {
+      styled_number(text);
+    } else {
+      send();
+    }
+    return;
+  }
+  if (selected()) {
+    on_number(text);
+  } else if (release()) {
+    if (numbers_on_) [[unlikely]] {
+      styled_number(text);
+    } else {
+      send();
+    }
+  }
+  value_end();
+}
+
+template <class Next>
+void FusedFeatures<Next>::json_integer(std::int64_t v, std::string_view text) {
+  if constexpr (detail::TakesParsedNumbers<Next>) {
+    parsed_number(text, [this, v] { next_.json_integer(v); });
+  } else {
+    static_cast<void>(v);
+    number_text(text);
+  }
+}
+
+template <class Next>
+void FusedFeatures<Next>::decimal_value(std::string_view text, double nearest) {
+  if constexpr (detail::TakesParsedNumbers<Next>) {
+    parsed_number(
+        text, [this, text, nearest] { next_.decimal_value(text, nearest); });
+  } else {
+    static_cast<void>(nearest);
+    number_text(text);
+  }
+}
+
+template <class Next>
 void FusedFeatures<Next>::number_slowly(std::string_view text) {
   number_general(text);
 }

@@ -11,7 +11,10 @@
 #include "core/error.h"
 #include "core/transforms/fused_test_util.h"
 #include "core/transforms/transform_test_util.h"
+#include "formats/cbor/cbor_format.h"
 #include "formats/json/json_fused.h"
+#include "formats/jsonb/jsonb_format.h"
+#include "formats/msgpack/msgpack_format.h"
 
 namespace tf = jbx::transforms;
 using jbx::Handler;
@@ -22,14 +25,27 @@ using tf::testing::run;
 
 namespace {
 
-/// FusedFeatures in front of the JSON writer (the reader calls it
-/// directly) or, with `generic`, through the Handler interface.
+/// FusedFeatures<W> in front of the writer `next`, when it is a W.
+template <class W>
+std::unique_ptr<Handler> fused_before(Handler& next, const Features& f) {
+  if (auto* w = dynamic_cast<W*>(&next)) {
+    return std::make_unique<tf::FusedFeatures<W>>(*w, options(f));
+  }
+  return nullptr;
+}
+
+/// FusedFeatures in front of the JSON writer or a binary writer (the
+/// reader calls it directly) or, with `generic`, through the Handler
+/// interface.
 tf::testing::Make fused(const Features& f, bool generic) {
   return [f, generic](Handler& next) -> std::unique_ptr<Handler> {
-    auto* w = dynamic_cast<jbx::JsonWriter*>(&next);
-    if (w != nullptr && !generic) {
-      return std::make_unique<tf::FusedFeatures<jbx::JsonWriter>>(*w,
-                                                                  options(f));
+    if (!generic) {
+      for (auto* make :
+           {&fused_before<jbx::JsonWriter>, &fused_before<jbx::CborWriter>,
+            &fused_before<jbx::msgpack::MsgpackWriter>,
+            &fused_before<jbx::JsonbWriter>}) {
+        if (auto h = make(next, f)) return h;
+      }
     }
     return std::make_unique<tf::FusedFeatures<Handler>>(next, options(f));
   };
@@ -37,11 +53,28 @@ tf::testing::Make fused(const Features& f, bool generic) {
 
 /// Output, or "error: MESSAGE".
 std::string outcome(std::string_view json, const tf::testing::Make& make,
-                    bool compact = true) {
+                    bool compact = true,
+                    const jbx::FormatSpec& to = jbx::kJsonFormat) {
   try {
-    return run(json, make, compact);
+    return run(json, make, compact, false, to);
   } catch (const jbx::Error& e) {
     return "error: " + e.message;
+  }
+}
+
+/// The binary formats the fused features write directly (convert).
+const jbx::FormatSpec* const kBinaryFormats[] = {
+    &jbx::kCborFormat, &jbx::kMsgpackFormat, &jbx::kJsonbFormat};
+
+/// check_same() of the bytes written in the binary formats: the fused
+/// features in front of each binary writer, and through the interface.
+void check_same_binary(std::string_view json, const Features& f) {
+  for (const jbx::FormatSpec* to : kBinaryFormats) {
+    const std::string want = outcome(json, chain(f), true, *to);
+    BOOST_TEST(outcome(json, fused(f, false), true, *to) == want,
+               to->name << ": " << json);
+    BOOST_TEST(outcome(json, fused(f, true), true, *to) == want,
+               to->name << ": " << json);
   }
 }
 
@@ -49,6 +82,8 @@ void check_same(std::string_view json, const Features& f, bool compact = true) {
   const std::string want = outcome(json, chain(f), compact);
   BOOST_TEST(outcome(json, fused(f, false), compact) == want, json);
   BOOST_TEST(outcome(json, fused(f, true), compact) == want, json);
+  // (Binary output has one form.)
+  if (compact) check_same_binary(json, f);
 }
 
 /// check_same() of each of `docs`, compact and pretty, with each set of

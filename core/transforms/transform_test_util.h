@@ -19,19 +19,21 @@ namespace jbx::transforms::testing {
 using Make = std::function<std::unique_ptr<Handler>(Handler& next)>;
 
 /// Reads `json` (concatenated documents), sends it through make(writer),
-/// and returns the JSON written, compact or pretty. Errors propagate.
+/// and returns the JSON written, compact or pretty, or the bytes written in
+/// the format `to`. Errors propagate.
 /// The reader gives names and strings without escapes as it holds them
 /// (Handler::stable_key(), stable_string()); with `copied`, a handler in
 /// front turns them into key() and string_value(), as other readers send.
 inline std::string run(std::string_view json, const Make& make,
-                       bool compact = true, bool copied = false) {
+                       bool compact = true, bool copied = false,
+                       const FormatSpec& to = kJsonFormat) {
   auto src = Source::from_memory("test", std::string(json));
   ReadOptions ro;
   auto reader = kJsonFormat.make_reader(*src, ro);
   StringSink sink;
   WriteOptions wo;
   wo.compact = compact;
-  auto writer = kJsonFormat.make_writer(sink, wo);
+  auto writer = to.make_writer(sink, wo);
   std::unique_ptr<Handler> t = make(*writer);
   // (ForwardingHandler passes stable_key() and stable_string() to its own
   // key() and string_value().)

@@ -4,4 +4,7 @@
 
 namespace jbx::transforms {
 template class FusedFeatures<JsonWriter>;
+template class FusedFeatures<CborWriter>;
+template class FusedFeatures<msgpack::MsgpackWriter>;
+template class FusedFeatures<JsonbWriter>;
 }  // namespace jbx::transforms

@@ -179,6 +179,15 @@ inline NumberKind number_kind(std::string_view s, NumberParts& parts) {
   return decimal ? NumberKind::decimal : NumberKind::integer;
 }
 
+// Whether the token `t` is the literal `word` ("true", "false", "null"),
+// always inline: a string_view comparison the compiler left out of line
+// would be a weak function of the AVX2 kernel (tests/build/kernel_symbols).
+template <std::size_t N>
+[[gnu::always_inline]] inline bool is_literal(std::string_view t,
+                                              const char (&word)[N]) {
+  return t.size() == N - 1 && std::memcmp(t.data(), word, N - 1) == 0;
+}
+
 // Whether s[0, n) holds a backslash. The bytes after the text are readable
 // (a text is followed by its closing quote, and the input by its padding),
 // so the tail is tested in a whole block with the bytes past n masked off.
@@ -235,6 +244,15 @@ constexpr bool kBinaryWriter =
     std::is_same_v<H, CborWriter> ||
     std::is_same_v<H, msgpack::MsgpackWriter> || std::is_same_v<H, JsonbWriter>;
 
+// The fused features in front of a binary writer (convert with the writer
+// features) take the parsed numbers too, and pass them on where they leave
+// a number as it is (FusedFeatures::json_integer, decimal_value).
+template <class H>
+constexpr bool kFusedBinary =
+    std::is_same_v<H, transforms::FusedFeatures<CborWriter>> ||
+    std::is_same_v<H, transforms::FusedFeatures<msgpack::MsgpackWriter>> ||
+    std::is_same_v<H, transforms::FusedFeatures<JsonbWriter>>;
+
 // The JSON writer, and the fused features in front of it, copy escape-free
 // keys and strings without scanning them (plain_key, plain_string).
 template <class H>
@@ -242,12 +260,13 @@ constexpr bool kTakesPlainText =
     std::is_same_v<H, JsonWriter> ||
     std::is_same_v<H, transforms::FusedFeatures<JsonWriter>>;
 
-// The fused features in front of the JSON writer are told the first byte of
-// a member's value with its key, and may drop a null member at once
+// The fused features in front of the JSON writer or a binary writer are told
+// the first byte of a member's value with its key, and may drop a null
+// member at once
 // (FusedFeatures::plain_key): its value is then checked to be null here.
 template <class H>
 constexpr bool kPeeksValue =
-    std::is_same_v<H, transforms::FusedFeatures<JsonWriter>>;
+    std::is_same_v<H, transforms::FusedFeatures<JsonWriter>> || kFusedBinary<H>;
 
 // What the walk found wrong, in simdjson's terms (the scalar parser words
 // the error for the user).
@@ -783,6 +802,8 @@ inline Code IndexWalker<H, kChunked>::scalar(std::uint32_t i) {
         h_.plain_string(raw);
       } else if constexpr (kBinaryWriter<H>) {
         h_.padded_string(raw);
+      } else if constexpr (kFusedBinary<H>) {
+        h_.plain_string(raw);
       } else if constexpr (std::is_same_v<H, Handler>) {
         // As stable_key() in member_key().
         h_.stable_string(raw);
@@ -803,31 +824,37 @@ inline Code IndexWalker<H, kChunked>::scalar(std::uint32_t i) {
   const std::string_view t = token(i);
   switch (c) {
     case 't':
-      if (t != "true") return simdjson::T_ATOM_ERROR;
+      if (!is_literal(t, "true")) return simdjson::T_ATOM_ERROR;
       h_.bool_value(true);
       return simdjson::SUCCESS;
     case 'f':
-      if (t != "false") return simdjson::F_ATOM_ERROR;
+      if (!is_literal(t, "false")) return simdjson::F_ATOM_ERROR;
       h_.bool_value(false);
       return simdjson::SUCCESS;
     case 'n':
-      if (t != "null") return simdjson::N_ATOM_ERROR;
+      if (!is_literal(t, "null")) return simdjson::N_ATOM_ERROR;
       h_.null_value();
       return simdjson::SUCCESS;
     default:
       break;
   }
   NumberParts parts;
-  const NumberKind kind = number_kind<kBinaryWriter<H>>(t, parts);
+  constexpr bool kParsed = kBinaryWriter<H> || kFusedBinary<H>;
+  const NumberKind kind = number_kind<kParsed>(t, parts);
   if (kind == NumberKind::invalid) return simdjson::NUMBER_ERROR;
-  if constexpr (kBinaryWriter<H>) {
+  if constexpr (kParsed) {
     if (kind == NumberKind::integer) {
       // Beyond int64 (rare) the writer decides from the text.
       constexpr std::uint64_t kMax = std::uint64_t{1} << 63;
       const std::uint64_t m = parts.digits;
       if (parts.int_digits <= 19 && m < kMax + (parts.negative ? 1 : 0)) {
-        h_.json_integer(parts.negative ? static_cast<std::int64_t>(0 - m)
-                                       : static_cast<std::int64_t>(m));
+        const auto v = parts.negative ? static_cast<std::int64_t>(0 - m)
+                                      : static_cast<std::int64_t>(m);
+        if constexpr (kFusedBinary<H>) {
+          h_.json_integer(v, t);
+        } else {
+          h_.json_integer(v);
+        }
         return simdjson::SUCCESS;
       }
     } else if (parts.int_digits + parts.frac_digits <= 19 &&
@@ -901,7 +928,7 @@ inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
       kf = h_.plain_key(raw);
     } else if constexpr (kBinaryWriter<H>) {
       kf = h_.padded_key(raw);
-    } else if constexpr (std::is_same_v<H, Handler>) {
+    } else if constexpr (std::is_same_v<H, Handler> || kFusedBinary<H>) {
       // Behind the interface: a handler that keeps names may keep these.
       kf = h_.stable_key(raw);
     } else {
@@ -1054,7 +1081,7 @@ object_field:
   if constexpr (kPeeksValue<H>) {
     // A null dropped with its key (the token is in this chunk: its first
     // byte was read).
-    if (at(i) == 'n' && token(i) != "null") {
+    if (at(i) == 'n' && !is_literal(token(i), "null")) {
       at_ = i;
       return simdjson::N_ATOM_ERROR;
     }
@@ -1244,6 +1271,12 @@ class Engine final : public SimdEngine, Chunks {
 
   template <class H>
   SimdResult walk(const char* p, std::size_t len, H& h);
+  /// walk() when `out` is the binary writer W, or the fused features in
+  /// front of one, with the writer's buffer sized once from the input
+  /// (binary output is rarely larger than its JSON).
+  template <class W>
+  std::optional<SimdResult> walk_binary(const char* p, std::size_t len,
+                                        Handler& out);
   template <class W>
   SimdResult finish(W& w);
   static bool reserve(Parser& parser, std::size_t len);
@@ -2003,21 +2036,26 @@ SimdResult Engine::parse(const char* p, std::size_t len, std::size_t capacity,
     return walk(p, len, *f);
   }
   if (auto* n = dynamic_cast<NullHandler*>(&out)) return walk(p, len, *n);
-  // convert to a binary format: direct calls, and the output buffer sized
-  // once from the input (binary output is rarely larger than its JSON).
-  if (auto* c = dynamic_cast<CborWriter*>(&out)) {
-    c->size_hint(len);
-    return walk(p, len, *c);
-  }
-  if (auto* m = dynamic_cast<msgpack::MsgpackWriter*>(&out)) {
-    m->size_hint(len);
-    return walk(p, len, *m);
-  }
-  if (auto* j = dynamic_cast<JsonbWriter*>(&out)) {
-    j->size_hint(len);
-    return walk(p, len, *j);
-  }
+  // convert to a binary format, with or without the writer features:
+  // direct calls.
+  if (auto r = walk_binary<CborWriter>(p, len, out)) return *r;
+  if (auto r = walk_binary<msgpack::MsgpackWriter>(p, len, out)) return *r;
+  if (auto r = walk_binary<JsonbWriter>(p, len, out)) return *r;
   return walk(p, len, out);
+}
+
+template <class W>
+std::optional<SimdResult> Engine::walk_binary(const char* p, std::size_t len,
+                                              Handler& out) {
+  if (auto* w = dynamic_cast<W*>(&out)) {
+    w->size_hint(len);
+    return walk(p, len, *w);
+  }
+  if (auto* f = dynamic_cast<transforms::FusedFeatures<W>*>(&out)) {
+    f->next().size_hint(len);
+    return walk(p, len, *f);
+  }
+  return std::nullopt;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@ policies, typed null defaults (path rules and JSON Schema), dates and time
 zones (daylight-saving transitions, dates before 1970), key naming, big
 integers and decimals, on fmt and convert. Expected outputs are exact."""
 
+import datetime
 import os
 import sys
 
@@ -286,6 +287,73 @@ case("date_fields_to_jsonb_and_back",
       "--timezone", "Europe/Berlin"],
      stdin='{"t":"2024-03-31T02:30:00","u":"1969-07-20T20:17:40.5Z"}',
      stdout="", check=jsonb_round_trip)
+
+# Records with every fused feature, to each binary format: the reader calls
+# the features in front of the binary writer directly and passes them the
+# numbers it has parsed; the same values as through the general path.
+RECORDS = ('[{"userId":1,"createdAt":"2024-03-31T02:30:00+02:00","note":null,'
+           '"price":1.25,"big":9007199254740993,"tags":["a",null]},'
+           '{"userId":2,"createdAt":"1969-07-20T20:17:40.5Z","note":"x",'
+           '"price":-0.5,"big":1,"tags":[]},'
+           '{"userId":3,"createdAt":null,"price":2E3,'
+           '"big":-9007199254740993,"tags":null}]')
+RECORD_FLAGS = ["--nulls=drop", "--key-case=snake",
+                "--date-fields=$[*].createdAt", "--bigint-as-string"]
+
+
+def records_want(first_date):
+    utc = datetime.timezone.utc
+    return [{"user_id": 1, "created_at": first_date, "price": 1.25,
+             "big": "9007199254740993", "tags": ["a", None]},
+            {"user_id": 2,
+             "created_at": datetime.datetime(1969, 7, 20, 20, 17, 40, 500000,
+                                             tzinfo=utc),
+             "note": "x", "price": -0.5, "big": 1, "tags": []},
+            {"user_id": 3, "price": 2000.0, "big": "-9007199254740993"}]
+
+
+def records_check(name, load, first_date):
+    def check(d, out, err):
+        with open(os.path.join(d, name), "rb") as f:
+            got = load(f.read())
+        want = records_want(first_date)
+        assert got == want, f"{got} != {want}"
+        # Dates are compared as instants; the offset kept is checked too.
+        assert [r.get("created_at") and r["created_at"].utcoffset()
+                for r in got] == [r.get("created_at") and
+                                  r["created_at"].utcoffset() for r in want]
+    return check
+
+
+BERLIN_SUMMER = datetime.timezone(datetime.timedelta(hours=2))
+case("features_records_to_cbor",
+     ["convert", "-t", "cbor", "-o", "out.cbor"] + RECORD_FLAGS + ["r.json"],
+     files={"r.json": RECORDS}, stdout="",
+     check=records_check("out.cbor", cbor2.loads,
+                         datetime.datetime(2024, 3, 31, 2, 30,
+                                           tzinfo=BERLIN_SUMMER)))
+case("features_records_to_msgpack",
+     ["convert", "-t", "msgpack", "-o", "out.mp"] + RECORD_FLAGS + ["r.json"],
+     files={"r.json": RECORDS}, stdout="",
+     check=records_check("out.mp",
+                         lambda b: msgpack.unpackb(b, timestamp=3),
+                         datetime.datetime(2024, 3, 31, 0, 30,
+                                           tzinfo=datetime.timezone.utc)))
+
+
+def jsonb_records(d, out, err):
+    code, back, err2 = jbx_run(["convert", "-c", os.path.join(d, "o.jsonb")])
+    want = (b'[{"user_id":1,"created_at":"2024-03-31T02:30:00+02:00",'
+            b'"price":1.25,"big":"9007199254740993","tags":["a",null]},'
+            b'{"user_id":2,"created_at":"1969-07-20T20:17:40.500Z",'
+            b'"note":"x","price":-0.5,"big":1,"tags":[]},'
+            b'{"user_id":3,"price":2000.0,"big":"-9007199254740993"}]\n')
+    assert code == 0 and back == want, f"{code} {back!r} {err2!r}"
+
+
+case("features_records_to_jsonb",
+     ["convert", "-t", "jsonb", "-o", "o.jsonb"] + RECORD_FLAGS + ["r.json"],
+     files={"r.json": RECORDS}, stdout="", check=jsonb_records)
 
 # ---- key case -------------------------------------------------------------------
 

@@ -10,7 +10,9 @@
 //   calls directly, write what the separate transforms write behind the
 //   scalar parser, or fail with the same message, in pieces too; and so
 //   do the separate transforms behind the simdjson walk, which passes them
-//   the names and strings it holds (stable_key(), stable_string());
+//   the names and strings it holds (stable_key(), stable_string()); and the
+//   fused features in front of the CBOR writer write the CBOR of the
+//   separate transforms;
 // - on a valid input, CBOR and MessagePack written from the simdjson walk
 //   in chunks indexed ahead (where a top-level array is counted in two
 //   halves, one on each thread, and streamed) are the bytes written from
@@ -139,8 +141,10 @@ jbx::SimdChunking pieces() {
 // separate transforms read by the simdjson walk or by the scalar parser.
 enum class Via { fused, chain, chain_scalar };
 
-// Compact JSON out of the features, then "error: MESSAGE" if one stopped
-// them; the simdjson walk reads in chunks or not.
+// Compact JSON (or CBOR, with W = CborWriter) out of the features, then
+// "error: MESSAGE" if one stopped them; the simdjson walk reads in chunks
+// or not.
+template <class W = jbx::JsonWriter>
 std::string features(const std::string& text, const tf::testing::Features& f,
                      Via via, bool chunked) {
   const bool fused = via == Via::fused;
@@ -153,11 +157,10 @@ std::string features(const std::string& text, const tf::testing::Features& f,
   jbx::StringSink sink;
   jbx::WriteOptions o;
   o.compact = true;
-  jbx::JsonWriter writer(sink, o);
+  W writer(sink, o);
   std::unique_ptr<jbx::Handler> h;
   if (fused) {
-    h = std::make_unique<tf::FusedFeatures<jbx::JsonWriter>>(
-        writer, tf::testing::options(f));
+    h = std::make_unique<tf::FusedFeatures<W>>(writer, tf::testing::options(f));
   } else {
     h = tf::testing::chain(f)(writer);
   }
@@ -260,6 +263,15 @@ void check_features(const std::string& text) {
     }
     if (features(text, one, Via::chain, true) != want) {
       fail("chunks change the transforms");
+    }
+    // In front of a binary writer, which the walk sends parsed numbers.
+    const std::string cbor =
+        features<jbx::CborWriter>(text, one, Via::chain_scalar, false);
+    if (features<jbx::CborWriter>(text, one, Via::fused, false) != cbor) {
+      fail("the fused features differ from the transforms in CBOR");
+    }
+    if (features<jbx::CborWriter>(text, one, Via::fused, true) != cbor) {
+      fail("chunks change the fused features in CBOR");
     }
   }
 }
