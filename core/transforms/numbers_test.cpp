@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <random>
+#include <utility>
 
 #include "core/error.h"
 #include "core/transforms/transform_test_util.h"
@@ -98,6 +99,24 @@ BOOST_AUTO_TEST_CASE(exponent_keeps_every_digit) {
   BOOST_TEST(restyle("5E+3", DecimalStyle::exponent) == "5e3");
   BOOST_TEST(restyle("0.00", DecimalStyle::exponent) == "0e-2");
   BOOST_TEST(restyle("1000", DecimalStyle::exponent) == "1000");
+}
+
+BOOST_AUTO_TEST_CASE(digits_on_both_sides_of_the_point) {
+  // The digits are read in place, the integer part then the fraction: the
+  // leading zeros, the point and the split of the output cross between.
+  const std::pair<const char*, const char*> plain[] = {
+      {"0.000123e2", "0.0123"}, {"10.05e1", "100.5"}, {"120.0e-5", "0.001200"},
+      {"-0.5e1", "-5"},         {"0.1e-0", "0.1"},    {"0.05e3", "50"}};
+  for (const auto& [in, want] : plain) {
+    BOOST_TEST(restyle(in, DecimalStyle::plain) == want, in);
+  }
+  const std::pair<const char*, const char*> exponent[] = {
+      {"0.000123e2", "1.23e-2"}, {"10.05e1", "1.005e2"},
+      {"120.0e-5", "1.200e-3"},  {"-0.5e1", "-5e0"},
+      {"7.0000", "7.0000e0"},    {"0.0e7", "0e6"}};
+  for (const auto& [in, want] : exponent) {
+    BOOST_TEST(restyle(in, DecimalStyle::exponent) == want, in);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(plain_refuses_giant_expansions) {
