@@ -262,8 +262,8 @@ constexpr bool kTakesPlainText =
 
 // The fused features in front of the JSON writer or a binary writer are told
 // the first byte of a member's value with its key, and may drop a null
-// member at once
-// (FusedFeatures::plain_key): its value is then checked to be null here.
+// member at once (FusedFeatures::plain_key): its value is then checked to be
+// null here.
 template <class H>
 constexpr bool kPeeksValue =
     std::is_same_v<H, transforms::FusedFeatures<JsonWriter>> || kFusedBinary<H>;
@@ -928,7 +928,7 @@ inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
       kf = h_.plain_key(raw);
     } else if constexpr (kBinaryWriter<H>) {
       kf = h_.padded_key(raw);
-    } else if constexpr (std::is_same_v<H, Handler> || kFusedBinary<H>) {
+    } else if constexpr (std::is_same_v<H, Handler>) {
       // Behind the interface: a handler that keeps names may keep these.
       kf = h_.stable_key(raw);
     } else {
