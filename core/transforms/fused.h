@@ -76,6 +76,14 @@ concept TakesParsedNumbers = requires(N& n, std::string_view t, double d,
   n.decimal_value(t, d);
 };
 
+/// A binary writer that copies a short text in whole words when it may read
+/// jbx::detail::kWordCopy bytes from the text's start.
+template <class N>
+concept TakesPaddedText = requires(N& n, std::string_view s) {
+  n.padded_key(s);
+  n.padded_string(s);
+};
+
 /// A number's shortest JSON text, for a date read from a number (out of
 /// line: the reader kernels that inline the hot paths do not include fmt).
 std::string number_text(std::int64_t v);
@@ -290,7 +298,9 @@ class FusedFeatures final : public Handler {
   /// plain_key(), for a reader that calls it through the Handler interface:
   /// a stable name is followed through the shapes as a plain one.
   Flow stable_key(std::string_view name) override { return plain_key(name); }
-  /// string_value() for text that needs no escaping.
+  /// string_value() for text that needs no escaping and, in front of a
+  /// binary writer, may be read jbx::detail::kWordCopy bytes from its start:
+  /// the JSON reader's texts.
   void plain_string(std::string_view s);
   /// plain_key() for a name as it is in the JSON text, not yet checked
   /// for escapes. Takes it (sets `f`, answers true) only when it is the

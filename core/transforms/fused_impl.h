@@ -11,6 +11,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/byte_buffer.h"
 #include "core/transforms/fused.h"
 
 namespace jbx::transforms {
@@ -558,6 +559,11 @@ template <class Next>
       }
       return next_.plain_key(name);
     }
+  } else if constexpr (detail::TakesPaddedText<Next>) {
+    // (KeyRenamer::kPadding bytes past its end, at least as many as the
+    // writer reads from its start.)
+    static_assert(detail::KeyRenamer::kPadding >= jbx::detail::kWordCopy);
+    if (renamed) return next_.padded_key(name);
   }
   return next_.key(name);
 }
@@ -1531,6 +1537,11 @@ template <class Next>
         next_.plain_string(s);
         return;
       }
+    } else if constexpr (detail::TakesPaddedText<Next>) {
+      if (plain) {
+        next_.padded_string(s);
+        return;
+      }
     }
     next_.string_value(s);
     return;
@@ -1560,6 +1571,12 @@ template <class Next>
     if constexpr (detail::TakesPlainText<Next>) {
       if (plain) {
         next_.plain_string(s);
+      } else {
+        next_.string_value(s);
+      }
+    } else if constexpr (detail::TakesPaddedText<Next>) {
+      if (plain) {
+        next_.padded_string(s);
       } else {
         next_.string_value(s);
       }
