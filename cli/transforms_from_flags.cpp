@@ -267,6 +267,16 @@ FeatureSettings settings_from(const Args& args) {
   return s;
 }
 
+/// The fused features typed by the writer `next`, when it is a W: one the
+/// JSON reader calls them for directly (formats/json/json_fused.h).
+template <class W>
+Handler* fused_before(Handler& next, TransformChain& chain,
+                      tf::FusedOptions& o) {
+  auto* w = dynamic_cast<W*>(&next);
+  if (w == nullptr) return nullptr;
+  return &chain.make<tf::FusedFeatures<W>>(*w, std::move(o));
+}
+
 }  // namespace
 
 FeatureTransforms::FeatureTransforms(const Args& args)
@@ -295,18 +305,10 @@ Handler& FeatureTransforms::wrap(Handler& next, TransformChain& chain,
     if (format_dates) {
       o.dates = binary_output ? *s.date_format : s.json_dates;
     }
-    if (auto* w = dynamic_cast<JsonWriter*>(&next)) {
-      return chain.make<tf::FusedFeatures<JsonWriter>>(*w, std::move(o));
-    }
-    if (auto* w = dynamic_cast<CborWriter*>(&next)) {
-      return chain.make<tf::FusedFeatures<CborWriter>>(*w, std::move(o));
-    }
-    if (auto* w = dynamic_cast<msgpack::MsgpackWriter*>(&next)) {
-      return chain.make<tf::FusedFeatures<msgpack::MsgpackWriter>>(
-          *w, std::move(o));
-    }
-    if (auto* w = dynamic_cast<JsonbWriter*>(&next)) {
-      return chain.make<tf::FusedFeatures<JsonbWriter>>(*w, std::move(o));
+    for (auto* make :
+         {&fused_before<JsonWriter>, &fused_before<CborWriter>,
+          &fused_before<msgpack::MsgpackWriter>, &fused_before<JsonbWriter>}) {
+      if (Handler* h = make(next, chain, o)) return *h;
     }
     return chain.make<tf::FusedFeatures<Handler>>(next, std::move(o));
   }

@@ -248,10 +248,9 @@ constexpr bool kBinaryWriter =
 // features) take the parsed numbers too, and pass them on where they leave
 // a number as it is (FusedFeatures::json_integer, decimal_value).
 template <class H>
-constexpr bool kFusedBinary =
-    std::is_same_v<H, transforms::FusedFeatures<CborWriter>> ||
-    std::is_same_v<H, transforms::FusedFeatures<msgpack::MsgpackWriter>> ||
-    std::is_same_v<H, transforms::FusedFeatures<JsonbWriter>>;
+constexpr bool kFusedBinary = false;
+template <class W>
+constexpr bool kFusedBinary<transforms::FusedFeatures<W>> = kBinaryWriter<W>;
 
 // The JSON writer, and the fused features in front of it, copy escape-free
 // keys and strings without scanning them (plain_key, plain_string).
