@@ -292,11 +292,12 @@ Handler& FeatureTransforms::wrap(Handler& next, TransformChain& chain,
   if (s.empty()) return next;
   const bool format_dates =
       binary_output ? s.date_format.has_value() : s.dates_in_json;
-  if (!s.rules && !s.schema && !s.empty_as_null) {
+  if (!s.schema && !s.empty_as_null) {
     // The usual features, in one handler: the same output as the chain
     // below, at a fraction of its cost (core/transforms/fused.h).
     tf::FusedOptions o;
     o.date_fields = s.date_fields;
+    o.null_defaults = s.rules;
     o.nulls = s.nulls;
     o.key_case = s.key_case;
     o.key_case_name = s.key_case_name;

@@ -1,8 +1,9 @@
-// The fastjson2 writer features most runs ask for (--date-fields, --nulls,
-// --key-case, --bigint-as-string, --decimal and date formatting) as one
-// handler, with the output of the chain ParseDateFields -> DropNulls ->
-// RenameKeys -> NumberStyle -> FormatDates but no virtual call per event and
-// step, and no copy of the keys it holds back.
+// The fastjson2 writer features most runs ask for (--date-fields,
+// --null-default, --nulls, --key-case, --bigint-as-string, --decimal and date
+// formatting) as one handler, with the output of the chain ParseDateFields
+// -> NullDefaults -> DropNulls -> RenameKeys -> NumberStyle -> FormatDates
+// but no virtual call per event and step, and no copy of the keys it holds
+// back.
 //
 // It is a template on the next handler so that, in front of the JSON
 // writer, the JSON reader calls it and it calls the writer directly, and
@@ -16,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,6 +29,7 @@
 #include "core/transforms/dates.h"
 #include "core/transforms/key_case.h"
 #include "core/transforms/name_table.h"
+#include "core/transforms/null_defaults.h"
 #include "core/transforms/nulls.h"
 #include "core/transforms/numbers.h"
 #include "core/transforms/path_tracker.h"
@@ -36,12 +39,14 @@ namespace jbx::transforms {
 /// The steps of a FusedFeatures; each is off unless set.
 struct FusedOptions {
   std::optional<DateFieldOptions> date_fields;  // as ParseDateFields
-  NullPolicy nulls = NullPolicy::keep;          // as DropNulls
-  std::optional<KeyCase> key_case;              // as RenameKeys
-  std::string key_case_name;                    // for its errors
-  std::optional<DateFormat> dates;              // as FormatDates
-  bool bigint_as_string = false;                // as NumberStyle
-  DecimalStyle decimals = DecimalStyle::keep;   // as NumberStyle
+  // --null-default rules, as NullDefaults without a schema.
+  std::shared_ptr<const std::vector<NullDefault>> null_defaults;
+  NullPolicy nulls = NullPolicy::keep;         // as DropNulls
+  std::optional<KeyCase> key_case;             // as RenameKeys
+  std::string key_case_name;                   // for its errors
+  std::optional<DateFormat> dates;             // as FormatDates
+  bool bigint_as_string = false;               // as NumberStyle
+  DecimalStyle decimals = DecimalStyle::keep;  // as NumberStyle
 };
 
 namespace detail {
@@ -319,9 +324,10 @@ class FusedFeatures final : public Handler {
   /// The options it was made with.
   const FusedOptions& options() const { return options_; }
   /// Whether it sends the same events for each item of a top-level array
-  /// whatever the item's index: no --date-fields rule selects top-level
-  /// items by index. A reader may then have such an array's items handled
-  /// apart, in pieces, each by a handler of its own (made with options()).
+  /// whatever the item's index: no --date-fields or --null-default rule
+  /// selects top-level items by index. A reader may then have such an array's
+  /// items handled apart, in pieces, each by a handler of its own (made with
+  /// options()).
   bool items_apart() const { return items_apart_; }
 
  private:
@@ -330,9 +336,21 @@ class FusedFeatures final : public Handler {
   // selected(), value_end(), release() and send_name() run for every
   // value: always inlined.
 
-  /// Enters the location of a value (--date-fields); true when a rule
-  /// selects it.
-  [[gnu::always_inline]] bool selected();
+  /// Enters the location of a value; the first rule that selects it
+  /// (the date rules come first, then the null rules), or -1.
+  [[gnu::always_inline]] int selected_rule();
+  /// Enters the location of a value; true when a date rule selects it.
+  [[gnu::always_inline]] bool selected() {
+    return is_date_rule(selected_rule());
+  }
+  bool is_date_rule(int rule) const {
+    return static_cast<unsigned>(rule) < date_rules_;
+  }
+  /// For a null whose location selected_rule() answered `rule` for: sends
+  /// the default of the first null rule that selects it, and answers true,
+  /// or answers false when the null stays a null (no null rule selects it,
+  /// or its default is null).
+  bool null_default(int rule);
   [[gnu::always_inline]] void value_end();
   Flow on_key(std::string_view name, bool plain);
   void on_string(std::string_view s, bool plain);
@@ -448,11 +466,13 @@ class FusedFeatures final : public Handler {
     // name read is compared in one or two words.
     std::array<std::uint64_t, 2> words{};
     std::uint64_t last_mask = 0;
-    // In a shape: the name's size if raw_key() may take it, else SIZE_MAX.
+    // In a shape: the name's size if raw_key() may take it (as dead_key()
+    // does), else SIZE_MAX.
     // It may when the name has no backslash (so it is the same in JSON
     // text), and no rule selects in its value where the shape is followed.
     // A name without a backslash whose value a rule may select has its
-    // size with kDateName when raw_dates_ (raw_key() takes it with a date:
+    // size with kLiveName when a date rule selects it (raw_key() takes it
+    // with a null, and, when raw_dates_, with a date:
     // raw_date()).
     std::size_t raw_size = SIZE_MAX;
     // The bits of the bytes past the name among its first 16.
@@ -463,6 +483,20 @@ class FusedFeatures final : public Handler {
     // bytes after it (`renamed`, or a copy in Shape::written).
     std::string_view out;
     PathTracker::KeyStep step;
+    // In a shape, for a live step: whether a date rule selects the member
+    // itself (not only values below it, as `$..createdAt` does for a
+    // record's member), and the first null rule that does (an index into
+    // null_rules_), or -1. A scalar value that neither changes goes as one
+    // of a dead step.
+    bool date_selects = false;
+    int null_rule = -1;
+    // In a shape: the step is live (a rule may select in the value).
+    bool live = false;
+    // In a shape: shaped_key() sends the key to live_member() in a live
+    // object (kLive, kDeferred): a date rule selects it or, without null
+    // rules, it is live (with them, dead_key() takes it as dead_holds_
+    // tells).
+    bool general = false;
     Shape* child = nullptr;     // the place of objects in its value
     std::uint64_t dropped = 0;  // the serial of the object that dropped it
     // In a shape, what the writer keeps to write `out` again
@@ -533,8 +567,14 @@ class FusedFeatures final : public Handler {
   template <class Value>
   [[gnu::always_inline]] bool raw_date(Open& o, CachedKey& c, char first,
                                        Value value, Flow& f);
+  /// raw_key() for `c`, a key of o's clean shape just read, which has no
+  /// backslash and which a date rule selects: live_null(), else
+  /// raw_date().
+  template <class Value>
+  [[gnu::always_inline]] bool raw_live_key(Open& o, CachedKey& c, char first,
+                                           const Value& value, Flow& f);
   /// raw_key() for a name it does not take as the next key of o's clean
-  /// shape: raw_date(), or raw_later_key().
+  /// shape: raw_live_key(), or raw_later_key().
   template <class Value>
   [[gnu::noinline]] bool raw_other_key(Open& o, std::string_view raw,
                                        char first, const Value& value, Flow& f);
@@ -561,12 +601,32 @@ class FusedFeatures final : public Handler {
   /// `name`.
   [[gnu::always_inline]] Flow shaped_key(Open& o, CachedKey& c,
                                          std::string_view name, char first);
-  /// shaped_key() for a key whose step is dead, or in a quiet object.
+  /// shaped_key() for a key whose step is dead, or in a quiet object, or
+  /// (with null rules) live but no date rule selects it: sent at once
+  /// unless its value's first byte is among dead_holds_; then a null is
+  /// dropped or takes its null rule's default, a container of a live key
+  /// or a value not seen yet goes the general way.
   [[gnu::always_inline]] Flow dead_key(Open& o, CachedKey& c,
                                        std::string_view name, char first);
-  /// direct_key() for a key of the shape whose step is live (kLive,
-  /// kDeferred): a date of a deferred object is held for string_date();
-  /// else the tracker hears the key, and the value goes the general way.
+  /// For `c`, the next key of o's clean shape, read as `name`, which a date
+  /// rule selects, and its value's first byte: takes the member (sets `f`,
+  /// answers true) with a null, as dead_key(). Else answers false, and
+  /// nothing is done.
+  [[gnu::always_inline]] bool live_null(Open& o, CachedKey& c,
+                                        std::string_view name, char first,
+                                        Flow& f);
+  /// dead_key() for a null that a null rule selects: the member with the
+  /// rule's default as its value, for a null the reader passes over
+  /// (Flow::skip when sent).
+  [[gnu::noinline]] Flow default_member(Open& o, CachedKey& c,
+                                        std::string_view name);
+  /// Sends `d`, a null rule's default, after the steps that follow
+  /// NullDefaults in the chain.
+  void send_default(const Value& d);
+  /// direct_key() for a key of the shape that a date rule selects (kLive,
+  /// kDeferred): live_null(), or a date of a deferred object held for
+  /// string_date(); else the tracker hears the key, and the value goes the
+  /// general way.
   [[gnu::noinline]] Flow live_member(Open& o, CachedKey& c,
                                      std::string_view name, char first);
   /// The tracker hears that the deferred object (the innermost) opened: it
@@ -637,8 +697,8 @@ class FusedFeatures final : public Handler {
   // Keys of a shape at most: a larger object (a map keyed by ids, most
   // often) is not recorded beyond them (abandon()).
   static constexpr std::size_t kMaxShapeKeys = 1024;
-  // In CachedKey::raw_size: a name raw_key() takes only with a date.
-  static constexpr std::size_t kDateName = std::size_t{1} << 40;
+  // In CachedKey::raw_size: a name raw_key() takes only with some values.
+  static constexpr std::size_t kLiveName = std::size_t{1} << 40;
   // raw_later_key(): the most members in a row an object may leave out
   // and still follow its shape.
   static constexpr std::ptrdiff_t kAbsentRun = 16;
@@ -664,7 +724,14 @@ class FusedFeatures final : public Handler {
   FusedOptions options_;
   bool items_apart_ = true;
   std::optional<DateFieldReader> date_reader_;
-  std::optional<PathTracker> tracker_;  // with date_reader_
+  // The tracker of the date rules (date_reader_'s), then the null rules.
+  std::optional<PathTracker> tracker_;
+  unsigned date_rules_ = 0;  // how many of its rules are date rules
+  std::shared_ptr<const std::vector<NullDefault>> null_rules_;
+  // What a null rule's default goes through: the steps after NullDefaults
+  // in the chain, the date and null rules aside (they do not select in a
+  // default).
+  std::unique_ptr<FusedFeatures<Handler>> defaults_;
   // The tracker while a rule may select something, else null. A container
   // that opens where no rule can select anything below (most of the
   // nested objects of records) is quiet: the tracker takes it as one
@@ -690,14 +757,17 @@ class FusedFeatures final : public Handler {
   // levels).
   bool close_simple_ = false;
   // While dropping nulls, bits ('n' & 63) and ('\0' & 63): the first bytes
-  // of the values for which dead_key() holds or drops the key (other bytes
-  // that set these bits are not values, and go that way too).
+  // of the values for which direct_unshaped() holds or drops the key (other
+  // bytes that set these bits are not values, and go that way too).
   std::uint64_t hold_firsts_ = 0;
+  // Those for which dead_key() does not send the key at once: with null
+  // rules, also a null, and a container, whose key may be live (then the
+  // tracker must hear it).
+  std::uint64_t dead_holds_ = 0;
   /// Whether a member whose value starts with `first` is held or dropped
-  /// (hold_firsts_).
-  [[gnu::always_inline]] bool holds(char first) const {
-    return ((hold_firsts_ >> (static_cast<unsigned char>(first) & 63)) & 1) !=
-           0;
+  /// (hold_firsts_, or dead_holds_).
+  [[gnu::always_inline]] static bool holds(std::uint64_t firsts, char first) {
+    return ((firsts >> (static_cast<unsigned char>(first) & 63)) & 1) != 0;
   }
   bool stopped_ = false;    // the consumer said stop to a held key
   bool fast_keys_ = false;  // cache_ and not stopped_: on_key()'s fast path
@@ -747,7 +817,7 @@ class FusedFeatures final : public Handler {
   // A member left the direct way (leave_direct()): its value ends back in
   // the direct object, in this state.
   std::uint8_t resume_direct_ = kOff;
-  // Objects may be deferred (kDirect and fast_dates_).
+  // Objects may be deferred (kDirect, and fast_dates_ or only null rules).
   bool defer_ = false;
   // raw_key() may take a date with its key (raw_date()): objects are
   // deferred and their dates' texts formatted by format_iso_text().

@@ -206,27 +206,49 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
       numbers_(o.bigint_as_string, o.decimals),
       numbers_on_(numbers_.active()) {
   if (drop_) hold_firsts_ = std::uint64_t{1} << ('n' & 63) | 1;
+  dead_holds_ = hold_firsts_;
+  if (o.null_defaults && !o.null_defaults->empty()) {
+    for (const char first : {'n', '\0', '{', '['}) {
+      dead_holds_ |= std::uint64_t{1}
+                     << (static_cast<unsigned char>(first) & 63);
+    }
+  }
+  std::vector<path::Query> rules;
   if (o.date_fields) {
-    for (const path::Query& q : o.date_fields->fields) {
-      // (A rule's first segment is what selects among top-level items.)
-      if (q.segments.empty()) continue;
-      for (const path::Selector& s : q.segments.front().selectors) {
-        if (s.kind != path::Selector::Kind::name &&
-            s.kind != path::Selector::Kind::wildcard) {
-          items_apart_ = false;
-        }
+    date_reader_.emplace(std::move(*o.date_fields));
+    rules = date_reader_->options().fields;
+    date_rules_ = static_cast<unsigned>(rules.size());
+  }
+  if (o.null_defaults && !o.null_defaults->empty()) {
+    null_rules_ = o.null_defaults;
+    for (const NullDefault& d : *null_rules_) rules.push_back(d.where);
+    FusedOptions after = options_;
+    after.date_fields.reset();
+    after.null_defaults.reset();
+    defaults_ = std::make_unique<FusedFeatures<Handler>>(next_, after);
+  }
+  for (const path::Query& q : rules) {
+    // (A rule's first segment is what selects among top-level items.)
+    if (q.segments.empty()) continue;
+    for (const path::Selector& s : q.segments.front().selectors) {
+      if (s.kind != path::Selector::Kind::name &&
+          s.kind != path::Selector::Kind::wildcard) {
+        items_apart_ = false;
       }
     }
-    date_reader_.emplace(std::move(*o.date_fields));
-    tracker_.emplace(date_reader_->options().fields);
+  }
+  if (!rules.empty()) {
+    tracker_.emplace(rules);
     live_ = &*tracker_;
   }
   if (o.key_case) keys_.emplace(*o.key_case, o.key_case_name);
   if (o.dates) date_writer_.emplace(std::move(*o.dates));
   fast_dates_ = date_reader_ && date_reader_->reads_iso() && date_writer_ &&
                 date_writer_->instants_fixed();
-  defer_ = kDirect && fast_dates_;
-  raw_dates_ = defer_ && date_writer_->formats_iso_text();
+  // (A deferred object takes the nulls its null rules select without the
+  // tracker, as it takes the dates in the usual form.)
+  defer_ = kDirect && (fast_dates_ || (null_rules_ && !date_reader_));
+  raw_dates_ = kDirect && fast_dates_ && date_writer_->formats_iso_text();
   cache_ = (keys_ || tracker_ || drop_ || numbers_on_) &&
            (!tracker_ || tracker_->replayable());
   fast_keys_ = cache_;
@@ -238,11 +260,30 @@ template <class Next>
 FusedFeatures<Next>::~FusedFeatures() = default;
 
 template <class Next>
-[[gnu::always_inline]] inline bool FusedFeatures<Next>::selected() {
-  // (In a deferred object, the value of date_key_.)
-  if (live_ == nullptr) return date_key_ != nullptr;
+[[gnu::always_inline]] inline int FusedFeatures<Next>::selected_rule() {
+  // (In a deferred object, the value of date_key_, a date.)
+  if (live_ == nullptr) return date_key_ != nullptr ? 0 : -1;
   live_->on_value_begin();
-  return live_->selected() >= 0;
+  return live_->selected();
+}
+
+template <class Next>
+bool FusedFeatures<Next>::null_default(int rule) {
+  // A null selected by a date rule stays a null for ParseDateFields; a
+  // null rule after it may still select it.
+  if (!null_rules_ || rule < 0) return false;
+  if (is_date_rule(rule)) {
+    if (live_ == nullptr) return false;
+    rule = live_->selected(date_rules_);
+    if (rule < 0) return false;
+  }
+  const Value& d =
+      (*null_rules_)[static_cast<std::size_t>(rule) - date_rules_].value;
+  if (d.type == Value::Type::null) return false;
+  // The member stays, with the default as its value.
+  if (release()) send_default(d);
+  value_end();
+  return true;
 }
 
 template <class Next>
@@ -302,8 +343,9 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::shaped_key(
     Open& o, CachedKey& c, std::string_view name, char first) {
-  if (direct_ >= kDeferred && !c.step.dead) [[unlikely]] {
-    // A member a rule may select in: its value goes the general way.
+  if (direct_ >= kDeferred && c.general) [[unlikely]] {
+    // A member a rule may select in: its value goes the general way, but
+    // for a null.
     return live_member(o, c, name, first);
   }
   return dead_key(o, c, name, first);
@@ -313,20 +355,32 @@ template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::dead_key(
     Open& o, CachedKey& c, std::string_view name, char first) {
   // A null, or a value not seen yet ('\0'), matters only when nulls are
-  // dropped.
-  if (!holds(first)) [[likely]] {
+  // dropped or a null rule selects the member; a container, only when the
+  // step is live.
+  if (!holds(dead_holds_, first)) [[likely]] {
     ++o.next;
     key_slot_ = &c;
     return sent(send_repeated(c));
   }
   if (first == 'n') {
-    ++o.next;
-    key_slot_ = &c;
-    c.dropped = o.serial;
-    return Flow::skip;
+    if (c.null_rule >= 0) [[unlikely]] {
+      return default_member(o, c, name);
+    }
+    if (drop_) {
+      ++o.next;
+      key_slot_ = &c;
+      c.dropped = o.serial;
+      return Flow::skip;
+    }
+  } else if (first == '\0' || c.live) {
+    // Without the value's first byte, a key that may be dropped is held;
+    // a live key's container goes the general way, where the tracker
+    // hears it.
+    return indirect_key(name);
   }
-  // Without the value's first byte, a key that may be dropped is held.
-  return indirect_key(name);
+  ++o.next;
+  key_slot_ = &c;
+  return sent(send_repeated(c));
 }
 
 template <class Next>
@@ -373,9 +427,9 @@ bool FusedFeatures<Next>::raw_other_key(Open& o, std::string_view raw,
   // takes pay nothing for these: a date's key, or a key further on (the
   // members between are absent from this object).
   CachedKey& c = *o.next;
-  if (c.raw_size == (raw.size() | kDateName) &&
+  if (c.raw_size == (raw.size() | kLiveName) &&
       raw_name(*o.shape, c, raw, raw.size())) {
-    return raw_date(o, c, first, value, f);
+    return raw_live_key(o, c, first, value, f);
   }
   return raw_later_key(o, raw, first, value, f);
 }
@@ -412,8 +466,15 @@ bool FusedFeatures<Next>::raw_later_key(Open& o, std::string_view raw,
   }
   // A date's key, or a key whose value a rule may select in: as when it
   // comes next (else the general way finds it next).
-  return q->raw_size == (q->size | kDateName) &&
-         raw_date(o, *q, first, value, f);
+  return q->raw_size != SIZE_MAX && raw_live_key(o, *q, first, value, f);
+}
+
+template <class Next>
+template <class Value>
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_live_key(
+    Open& o, CachedKey& c, char first, const Value& value, Flow& f) {
+  if (live_null(o, c, name_of(o.shape->names, c), first, f)) return true;
+  return raw_dates_ && raw_date(o, c, first, value, f);
 }
 
 template <class Next>
@@ -426,7 +487,7 @@ template <class Value>
   // also reports what is wrong.)
   if (direct_ != kDeferred || first != '"') return false;
   const std::string_view text = value();
-  if (text.data() == nullptr || tracker_->selected_by(c.step) < 0) {
+  if (text.data() == nullptr || !c.date_selects) {
     return false;
   }
   if constexpr (detail::TakesRepeatedKeys<Next>) {
@@ -458,10 +519,61 @@ template <class Value>
 }
 
 template <class Next>
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::live_null(
+    Open& o, CachedKey& c, std::string_view name, char first, Flow& f) {
+  // (A null at a date path stays null.)
+  if (first != 'n') return false;
+  f = dead_key(o, c, name, first);
+  return true;
+}
+
+template <class Next>
+Flow FusedFeatures<Next>::default_member(Open& o, CachedKey& c,
+                                         std::string_view name) {
+  static_cast<void>(name);
+  const Value& d = (*null_rules_)[static_cast<std::size_t>(c.null_rule)].value;
+  ++o.next;
+  key_slot_ = &c;
+  if (d.type == Value::Type::null) {
+    // Dropped, or sent as a null (which the reader then sends).
+    if (!drop_) return sent(send_repeated(c));
+    c.dropped = o.serial;
+    return Flow::skip;
+  }
+  Flow f = sent(send_repeated(c));
+  if (f == Flow::visit) {
+    send_default(d);
+    f = Flow::skip;  // sent: the reader passes over the null
+  }
+  return f;
+}
+
+template <class Next>
+void FusedFeatures<Next>::send_default(const Value& d) {
+  // Strings and booleans pass the later steps unchanged, a number only
+  // as they style it; in a container, names and nulls may change.
+  switch (d.type) {
+    case Value::Type::string:
+      next_.string_value(d.text);
+      break;
+    case Value::Type::boolean:
+      next_.bool_value(d.boolean);
+      break;
+    case Value::Type::number:
+      styled_number(d.text);
+      break;
+    default:
+      replay(d, *defaults_);
+      break;
+  }
+}
+
+template <class Next>
 Flow FusedFeatures<Next>::live_member(Open& o, CachedKey& c,
                                       std::string_view name, char first) {
+  if (Flow f; live_null(o, c, name, first, f)) return f;
   if (direct_ == kDeferred) {
-    if (first == '"' && tracker_->selected_by(c.step) >= 0) {
+    if (first == '"' && c.date_selects) {
       // A date string: written without the tracker unless it is not in
       // the usual form (string_date()).
       ++o.next;
@@ -527,7 +639,7 @@ bool FusedFeatures<Next>::open_record(Flow& f) {
 template <class Next>
 [[gnu::always_inline]] inline bool FusedFeatures<Next>::direct_unshaped(
     std::string_view name, char first, Flow& f) {
-  if (holds(first)) [[unlikely]] {
+  if (holds(hold_firsts_, first)) [[unlikely]] {
     // Nothing is recorded of a member dropped: it cannot collide. (Other
     // bytes with these bits are no values: the general way reports them.)
     f = Flow::skip;
@@ -1000,10 +1112,13 @@ void FusedFeatures<Next>::reshape(Open& o) {
   for (CachedKey& c : s.keys) {
     const bool plain = name_of(s.names, c).find('\\') == std::string_view::npos;
     const bool dead = !tracker_ || s.context.dead || c.step.dead;
-    c.raw_size = !plain       ? SIZE_MAX
-                 : dead       ? c.size
-                 : raw_dates_ ? c.size | kDateName
-                              : SIZE_MAX;
+    c.date_selects = !dead && is_date_rule(tracker_->selects(c.step));
+    const int r =
+        !dead && null_rules_ ? tracker_->selects(c.step, date_rules_) : -1;
+    c.null_rule = r < 0 ? -1 : r - static_cast<int>(date_rules_);
+    c.live = !dead;
+    c.general = c.live && (c.date_selects || !null_rules_);
+    c.raw_size = !plain ? SIZE_MAX : c.general ? c.size | kLiveName : c.size;
   }
 }
 
@@ -1325,7 +1440,10 @@ void FusedFeatures<Next>::null_slowly() {
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::null_general() {
-  selected();  // a null at a date path stays null
+  // (A null at a date path stays null.)
+  if (const int rule = selected_rule(); rule >= 0) [[unlikely]] {
+    if (null_default(rule)) return;
+  }
   if (drop_ && (held_ != nullptr || has_key_)) {
     // The member disappears with its key.
     if (key_slot_ != nullptr) key_slot_->dropped = top_->serial;

@@ -488,6 +488,15 @@ BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_records) {
       f.date_fields = {"$[*].createdAt", "$[*].x.createdAt"};
       f.date_format = "yyyy-MM-dd HH:mm:ss";
       check_same(doc, f);
+      // Null rules beside the date rules, on the same members and others.
+      f.null_defaults = {{"$[*].createdAt", R"("none")"},
+                         {"$[*].name", R"({"aB":null,"a_b":[null]})"},
+                         {"$..aB", "12345678901234567890"}};
+      f.bigint_as_string = true;
+      check_same(doc, f);
+      f.date_fields.clear();
+      f.nulls = tf::NullPolicy::drop_all;
+      check_same(doc, f);
     }
   }
 }
@@ -540,6 +549,19 @@ BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_trees) {
       {"$[1].createdAt", "$[*].x[*].createdAt"},
       {"$[*].x.y.createdAt", "$[*].y[0]"},
       {"$..createdAt"}};
+  // --null-default rules: at the date paths and beside them, with defaults
+  // that the later steps change (nulls, names, big numbers), and more rules
+  // than the tracker replays.
+  const std::vector<std::vector<std::pair<std::string, std::string>>>
+      null_rules = {
+          {{"$[*].createdAt", "0"}},
+          {{"$..x", R"({"aB":null,"k":[null,1]})"}, {"$..y[*]", R"("")"}},
+          {{"$[0]", "[]"}, {"$..createdAt", "null"}, {"$..k", "false"}},
+          {{"$..aB", "1"},
+           {"$..a_b", "2"},
+           {"$..k", "3"},
+           {"$..x", "4"},
+           {"$..y", "5"}}};
   for (int n = 0; n < 400; ++n) {
     std::string doc = "[";
     for (std::size_t r = 0, records = 1 + rng() % 6; r < records; ++r) {
@@ -558,7 +580,63 @@ BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_trees) {
         check_same(doc, f);
       }
     }
+    for (const auto& nulls : null_rules) {
+      Features f;
+      f.null_defaults = nulls;
+      check_same(doc, f);
+      f.date_fields = rules[static_cast<std::size_t>(n) % rules.size()];
+      f.date_format = "yyyy-MM-dd HH:mm:ss";
+      f.key_case = tf::KeyCase::snake;
+      f.nulls = n % 2 == 0 ? tf::NullPolicy::drop : tf::NullPolicy::drop_all;
+      check_same(doc, f);
+    }
   }
+}
+
+BOOST_AUTO_TEST_CASE(null_defaults_as_the_separate_transforms) {
+  // NullDefaults before the other steps: the default goes through them
+  // (its nulls dropped, its names renamed, its numbers styled), a null at
+  // a date path may take a default while a date there is read as one, a
+  // null default leaves the member to --nulls, the first rule that
+  // selects wins, and a rule may select top-level items by index.
+  const std::vector<std::vector<std::pair<std::string, std::string>>> rules = {
+      {{"$..createdAt", R"("2024-01-01T00:00:00Z")"}},
+      {{"$..a", R"({"userName":null,"x":[null,12345678901234567890]})"},
+       {"$..a", "1"}},
+      {{"$[*].a", "null"}, {"$..c[*]", "0"}, {"$..d", "[]"}},
+      {{"$[1]", R"({"aB":1})"}, {"$", "{}"}},
+      {{"$..*", "1.50"}},
+  };
+  for (const auto& r : rules) {
+    for (const tf::NullPolicy n : {tf::NullPolicy::keep, tf::NullPolicy::drop,
+                                   tf::NullPolicy::drop_all}) {
+      for (const bool features : {false, true}) {
+        Features f;
+        f.null_defaults = r;
+        f.nulls = n;
+        if (features) {
+          f.date_fields = {"$[*].createdAt", "$.createdAt"};
+          f.keep_errors = true;
+          f.date_format = "yyyy-MM-dd HH:mm:ss";
+          f.key_case = tf::KeyCase::snake;
+          f.bigint_as_string = true;
+          f.decimals = tf::DecimalStyle::exponent;
+        }
+        for (const char* doc : kDocs) {
+          check_same(doc, f, true);
+          check_same(doc, f, false);
+        }
+      }
+    }
+  }
+  // A default taken, as the chain takes it (not a copy of its output).
+  Features f;
+  f.null_defaults = {{"$..tags", R"(["a",null])"}};
+  f.nulls = tf::NullPolicy::drop_all;
+  f.key_case = tf::KeyCase::snake;
+  BOOST_TEST(outcome(R"([{"tags":null,"xY":null},{"tags":[null]}])",
+                     fused(f, false)) ==
+             "[{\"tags\":[\"a\"]},{\"tags\":[]}]\n");
 }
 
 BOOST_AUTO_TEST_CASE(shape_keys_that_differ_in_one_byte) {

@@ -6,11 +6,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/transforms/dates.h"
 #include "core/transforms/fused.h"
 #include "core/transforms/key_case.h"
+#include "core/transforms/null_defaults.h"
 #include "core/transforms/nulls.h"
 #include "core/transforms/numbers.h"
 #include "core/transforms/path_tracker.h"
@@ -21,6 +23,8 @@ namespace jbx::transforms::testing {
 /// The fused features of one run.
 struct Features {
   std::vector<std::string> date_fields;
+  // --null-default rules: a path and the default's JSON text.
+  std::vector<std::pair<std::string, std::string>> null_defaults;
   NullPolicy nulls = NullPolicy::keep;
   std::optional<KeyCase> key_case;
   std::string date_format;  // "" for none
@@ -38,6 +42,13 @@ inline FusedOptions options(const Features& f) {
     }
     d.keep_errors = f.keep_errors;
     o.date_fields = std::move(d);
+  }
+  if (!f.null_defaults.empty()) {
+    auto rules = std::make_shared<std::vector<NullDefault>>();
+    for (const auto& [where, value] : f.null_defaults) {
+      rules->push_back({parse_rule_path("null-default", where), json(value)});
+    }
+    o.null_defaults = std::move(rules);
   }
   o.nulls = f.nulls;
   o.key_case = f.key_case;
@@ -76,6 +87,11 @@ inline Make chain(const Features& f) {
     }
     if (o.nulls != NullPolicy::keep) {
       parts.push_back(std::make_unique<DropNulls>(*h, o.nulls));
+      h = parts.back().get();
+    }
+    if (o.null_defaults) {
+      parts.push_back(std::make_unique<NullDefaults>(*h, o.null_defaults,
+                                                     nullptr, kEmptyAll));
       h = parts.back().get();
     }
     if (o.date_fields) {

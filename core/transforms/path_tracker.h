@@ -157,11 +157,13 @@ class PathTracker {
     if (dead_from_ == 0) dead_from_ = depth_;
   }
 
-  /// Index of the first rule that selects the current value, or -1.
-  int selected() const {
+  /// Index of the first rule from `from` on that selects the current
+  /// value, or -1. (An owner with two kinds of rules asks for those of the
+  /// second kind from the index of its first.)
+  int selected(std::size_t from = 0) const {
     if (dead_from_ != 0) return -1;
     const std::uint64_t* m = &masks_[depth_ * n_];
-    for (std::size_t r = 0; r < n_; ++r) {
+    for (std::size_t r = from; r < n_; ++r) {
       if ((m[r] & accept_[r]) != 0) return static_cast<int>(r);
     }
     return -1;
@@ -171,6 +173,16 @@ class PathTracker {
   int selected_by(const KeyStep& step) const {
     if (dead_from_ != 0 || step.dead) return -1;
     for (std::size_t r = 0; r < n_; ++r) {
+      if ((step.masks[r] & accept_[r]) != 0) return static_cast<int>(r);
+    }
+    return -1;
+  }
+  /// The first rule from `from` on that selects the member entered with
+  /// `step` itself (not only values below it), wherever it is entered, or
+  /// -1.
+  int selects(const KeyStep& step, std::size_t from = 0) const {
+    if (step.dead) return -1;
+    for (std::size_t r = from; r < n_; ++r) {
       if ((step.masks[r] & accept_[r]) != 0) return static_cast<int>(r);
     }
     return -1;

@@ -355,6 +355,54 @@ case("features_records_to_jsonb",
      ["convert", "-t", "jsonb", "-o", "o.jsonb"] + RECORD_FLAGS + ["r.json"],
      files={"r.json": RECORDS}, stdout="", check=jsonb_records)
 
+# Null rules with the other features, in one handler: a default goes through
+# the later steps (its nulls dropped, its names renamed, its numbers styled),
+# a null at a date path takes its rule's default, a date there stays a date.
+NULL_RECORDS = ('[{"userId":1,"tags":null,"note":null,'
+                '"createdAt":"2024-03-31T02:30:00+02:00","meta":{"tags":null}},'
+                '{"userId":2,"tags":["a",null],"note":"x","createdAt":null,'
+                '"meta":null},'
+                '{"userId":3,"tags":null,"note":null,'
+                '"createdAt":"1969-07-20T20:17:40.5Z","meta":{"tags":[]}}]')
+NULL_RULES = ["--null-default=$..tags=[]",
+              '--null-default=$[*].note={"setBy":null,'
+              '"byUser":12345678901234567890}',
+              '--null-default=$[*].createdAt="unknown"',
+              "--nulls=drop", "--key-case=snake",
+              "--date-fields=$[*].createdAt"]
+case("null_defaults_with_the_features",
+     ["fmt", "-c"] + NULL_RULES + ["--date-format=yyyy-MM-dd HH:mm:ss",
+                                   "--bigint-as-string", "r.json"],
+     files={"r.json": NULL_RECORDS},
+     stdout='[{"user_id":1,"tags":[],"note":{"by_user":"12345678901234567890"},'
+            '"created_at":"2024-03-31 00:30:00","meta":{"tags":[]}},'
+            '{"user_id":2,"tags":["a",null],"note":"x",'
+            '"created_at":"unknown"},'
+            '{"user_id":3,"tags":[],"note":{"by_user":"12345678901234567890"},'
+            '"created_at":"1969-07-20 20:17:40","meta":{"tags":[]}}]\n')
+
+
+def cbor_null_records(d, out, err):
+    with open(os.path.join(d, "out.cbor"), "rb") as f:
+        got = cbor2.loads(f.read())
+    note = {"by_user": 12345678901234567890}
+    want = [{"user_id": 1, "tags": [], "note": note,
+             "created_at": datetime.datetime(2024, 3, 31, 2, 30,
+                                             tzinfo=BERLIN_SUMMER),
+             "meta": {"tags": []}},
+            {"user_id": 2, "tags": ["a", None], "note": "x",
+             "created_at": "unknown"},
+            {"user_id": 3, "tags": [], "note": note,
+             "created_at": datetime.datetime(1969, 7, 20, 20, 17, 40, 500000,
+                                             tzinfo=datetime.timezone.utc),
+             "meta": {"tags": []}}]
+    assert got == want, f"{got} != {want}"
+
+
+case("null_defaults_with_the_features_to_cbor",
+     ["convert", "-t", "cbor", "-o", "out.cbor"] + NULL_RULES + ["r.json"],
+     files={"r.json": NULL_RECORDS}, stdout="", check=cbor_null_records)
+
 # ---- key case -------------------------------------------------------------------
 
 KEYS = '{"userId":1,"first_name":"a","HTTPServer":{"max-conn":2},"list":[{"itemID":3}]}'

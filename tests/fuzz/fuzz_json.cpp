@@ -5,8 +5,8 @@
 // - a valid input written by the JSON writer (compact, pretty, ASCII) and
 //   read back gives the same events, and the same text when a top-level
 //   array of records is walked in pieces on two threads;
-// - on a valid input, the fused writer features (dates, nulls, key case,
-//   number styles) in front of the JSON writer, which the simdjson walk
+// - on a valid input, the fused writer features (dates, null rules, nulls,
+//   key case, number styles) in front of the JSON writer, which the walk
 //   calls directly, write what the separate transforms write behind the
 //   scalar parser, or fail with the same message, in pieces too; and so
 //   do the separate transforms behind the simdjson walk, which passes them
@@ -246,7 +246,11 @@ void check_features(const std::string& text) {
   f[1].nulls = tf::NullPolicy::drop_all;
   f[1].key_case = tf::KeyCase::camel;
   f[1].decimals = tf::DecimalStyle::exponent;
+  f[1].null_defaults = {{"$..n", R"({"aB":null,"x":[null,1.5e3]})"},
+                        {"$[*]", "0"}};
   f[2].date_fields = {"$.a.b"};
+  f[2].null_defaults = {{"$.a.b", R"("1970-01-01T00:00:00Z")"},
+                        {"$..*", "12345678901234567890"}};
   f[2].key_case = tf::KeyCase::kebab;
   f[2].bigint_as_string = true;
   f[2].decimals = tf::DecimalStyle::plain;
