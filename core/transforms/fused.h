@@ -418,6 +418,11 @@ class FusedFeatures final : public Handler {
   [[gnu::always_inline]] Flow direct_key(std::string_view name, char first);
   /// direct_key() for a key that goes the general way.
   Flow indirect_key(std::string_view name);
+  /// direct_unshaped() in an object without a shape where the tracker is
+  /// live (kLiveUnshaped), for a scalar value that no date rule selects: a
+  /// null that a null rule selects takes its default.
+  [[gnu::noinline]] bool live_unshaped(std::string_view name, char first,
+                                       Flow& f);
   /// direct_key() for a member of an object without a shape: false when
   /// the key goes the general way instead.
   [[gnu::always_inline]] bool direct_unshaped(std::string_view name, char first,
@@ -806,7 +811,17 @@ class FusedFeatures final : public Handler {
   // (another key, another value there) first catches the tracker up.
   // (In this order: raw_key() takes keys past kUnshaped, the three from
   // kUnshaped open their children directly, the last two are live.)
-  enum : std::uint8_t { kOff, kUnshaped, kDirectValues, kDeferred, kLive };
+  // kLiveUnshaped: in an object without a shape where the tracker is
+  // live, for a plain key with a scalar value that no date rule selects
+  // (live_unshaped()); it opens no container directly.
+  enum : std::uint8_t {
+    kOff,
+    kLiveUnshaped,
+    kUnshaped,
+    kDirectValues,
+    kDeferred,
+    kLive
+  };
   /// Whether a container in the innermost one opens directly
   /// (open_direct()).
   bool opens_direct() const {

@@ -312,7 +312,9 @@ template <class Next>
         // An object in which a rule may select something (a record whose
         // member is a --date-fields path): the keys of its shape that no
         // rule selects in go direct, unheard by the tracker.
-        if (!top_->is_array && top_->shape != nullptr) direct_ = kLive;
+        if (!top_->is_array) {
+          direct_ = top_->shape != nullptr ? kLive : kLiveUnshaped;
+        }
       } else if (!top_->is_array) {
         direct_ = top_->shape == nullptr ? kUnshaped : kDirectValues;
       } else if (!drop_all_) {
@@ -326,9 +328,12 @@ template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::direct_key(
     std::string_view name, char first) {
   // (raw_key() has taken most keys of shapes.)
-  if (direct_ == kUnshaped) {
+  if (direct_ <= kUnshaped) {
     Flow f;
-    if (direct_unshaped(name, first, f)) return f;
+    if (direct_ == kUnshaped ? direct_unshaped(name, first, f)
+                             : live_unshaped(name, first, f)) {
+      return f;
+    }
     return indirect_key(name);
   }
   Open& o = *top_;
@@ -634,6 +639,36 @@ bool FusedFeatures<Next>::open_record(Flow& f) {
   direct_ = kDeferred;
   o.direct = kDeferred;
   return true;
+}
+
+template <class Next>
+bool FusedFeatures<Next>::live_unshaped(std::string_view name, char first,
+                                        Flow& f) {
+  // A container goes the general way, where the tracker hears it.
+  if (first == '{' || first == '[' || first == '\0') return false;
+  if (first == 'n') {
+    const int rule =
+        null_rules_ ? live_->selects_member(name, date_rules_) : -1;
+    if (rule >= 0) {
+      const Value& d =
+          (*null_rules_)[static_cast<std::size_t>(rule) - date_rules_].value;
+      if (d.type != Value::Type::null) {
+        // The member stays, with the default as its value.
+        if (keys_ && (!keys_->kept<true>(name) || !keys_->try_add_kept(name))) {
+          return false;
+        }
+        f = sent(send_name(name, true, true));
+        if (f == Flow::visit) {
+          send_default(d);
+          f = Flow::skip;  // sent: the reader passes over the null
+        }
+        return true;
+      }
+    }
+  } else if (date_rules_ != 0 && is_date_rule(live_->selects_member(name))) {
+    return false;
+  }
+  return direct_unshaped(name, first, f);
 }
 
 template <class Next>

@@ -686,8 +686,12 @@ BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_names) {
         for (std::size_t i = 0; i < len; ++i) {
           name += chars[rng() % chars.size()];
         }
+        const unsigned v = rng() % 8;
         doc += fmt::format("{}\"{}\":{}", m > 0 ? "," : "", name,
-                           rng() % 3 == 0 ? "null" : "1");
+                           v < 3   ? "null"
+                           : v < 6 ? "1"
+                           : v < 7 ? R"({"a":null,"Z":1,"a_Z":null})"
+                                   : R"([{"a":null},null])");
       }
       doc += "}";
     }
@@ -698,6 +702,22 @@ BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_names) {
       f.nulls = tf::NullPolicy::drop;
       check_same(doc, f);
     }
+    // Rules that select in objects without a shape (their names change
+    // from one to the next): scalars go direct unless a date rule selects
+    // them, nulls take the defaults of the null rules.
+    Features r;
+    r.null_defaults = {{"$..a", R"({"a_Z":null,"b":[null,"x"]})"},
+                       {"$['Z']", "7"},
+                       {"$..*", "null"}};
+    r.date_fields = {"$..Z"};
+    r.keep_errors = true;
+    r.date_format = "yyyy-MM-dd HH:mm:ss";
+    r.key_case = styles[static_cast<std::size_t>(n) % 6];
+    check_same(doc, r);
+    r.nulls = n % 2 == 0 ? tf::NullPolicy::drop : tf::NullPolicy::drop_all;
+    check_same(doc, r);
+    r.date_fields.clear();
+    check_same(doc, r);
   }
 }
 

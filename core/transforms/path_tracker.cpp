@@ -82,22 +82,7 @@ void PathTracker::enter_member(std::string_view name, bool stable) {
   std::uint64_t* to = &masks_[depth_ * n_];
   bool alive = false;
   for (std::size_t r = 0; r < n_; ++r) {
-    // (The bit of a rule matched above: nothing below it matches.)
-    const std::uint64_t m = from[r] & ~accept_[r];
-    std::uint64_t out = m & descendant_[r];
-    for (std::uint64_t b = m & named_[r]; b != 0; b &= b - 1) {
-      const auto j = static_cast<std::size_t>(__builtin_ctzll(b));
-      if (name == names_[r][j]) out |= std::uint64_t{2} << j;
-    }
-    for (std::uint64_t b = m & ~named_[r]; b != 0; b &= b - 1) {
-      const auto j = static_cast<std::size_t>(__builtin_ctzll(b));
-      for (const path::Selector& sel : rules_[r][j].selectors) {
-        if (path::selects_step(sel, path::Step::member(name))) {
-          out |= std::uint64_t{2} << j;
-          break;
-        }
-      }
-    }
+    const std::uint64_t out = member_mask(r, from[r], name);
     to[r] = out;
     alive = alive || out != 0;
   }
@@ -113,6 +98,38 @@ void PathTracker::enter_member(std::string_view name, bool stable) {
   } else {
     e.key.assign(name);
   }
+}
+
+std::uint64_t PathTracker::member_mask(std::size_t r, std::uint64_t from,
+                                       std::string_view name) const {
+  // (The bit of a rule matched above: nothing below it matches.)
+  const std::uint64_t m = from & ~accept_[r];
+  std::uint64_t out = m & descendant_[r];
+  for (std::uint64_t b = m & named_[r]; b != 0; b &= b - 1) {
+    const auto j = static_cast<std::size_t>(__builtin_ctzll(b));
+    if (name == names_[r][j]) out |= std::uint64_t{2} << j;
+  }
+  for (std::uint64_t b = m & ~named_[r]; b != 0; b &= b - 1) {
+    const auto j = static_cast<std::size_t>(__builtin_ctzll(b));
+    for (const path::Selector& sel : rules_[r][j].selectors) {
+      if (path::selects_step(sel, path::Step::member(name))) {
+        out |= std::uint64_t{2} << j;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+int PathTracker::selects_member(std::string_view name, std::size_t from) const {
+  if (dead_from_ != 0) return -1;
+  const std::uint64_t* m = &masks_[depth_ * n_];
+  for (std::size_t r = from; r < n_; ++r) {
+    if ((member_mask(r, m[r], name) & accept_[r]) != 0) {
+      return static_cast<int>(r);
+    }
+  }
+  return -1;
 }
 
 void PathTracker::enter_element(std::uint64_t i, Frame& f) {

@@ -187,6 +187,10 @@ class PathTracker {
     }
     return -1;
   }
+  /// The first rule from `from` on that would select member `name` of
+  /// the current value (an object) if it were entered, or -1; nothing is
+  /// entered.
+  int selects_member(std::string_view name, std::size_t from = 0) const;
   bool in_array() const { return !frames_.empty() && frames_.back().is_array; }
 
   // Counting an element instead of entering it: an owner that knows what
@@ -256,6 +260,9 @@ class PathTracker {
   /// elements are not entered alike (on_value_begin() replays the step).
   void enter_element(std::uint64_t i, Frame& f);
   void enter(const path::Step& s);
+  /// The state of rule r at a member `name` of a level in state `from`.
+  std::uint64_t member_mask(std::size_t r, std::uint64_t from,
+                            std::string_view name) const;
   void grow();
   [[gnu::always_inline]] void leave() {
     // Only a child of the innermost open container has a level to leave;
