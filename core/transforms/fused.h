@@ -474,11 +474,12 @@ class FusedFeatures final : public Handler {
     // In a shape: the name's size if raw_key() may take it (as dead_key()
     // does), else SIZE_MAX.
     // It may when the name has no backslash (so it is the same in JSON
-    // text), and no rule selects in its value where the shape is followed.
-    // A name without a backslash whose value a rule may select has its
-    // size with kLiveName when a date rule selects it (raw_key() takes it
-    // with a null, and, when raw_dates_, with a date:
-    // raw_date()).
+    // text), and no rule selects in its value where the shape is followed
+    // or (with null rules) no date rule selects the member itself: then
+    // dead_key() tells its values apart. A name without a backslash that
+    // goes the general way in a live object (`general`) has its size with
+    // kLiveName: raw_key() takes it with a null and, when raw_dates_, with
+    // a date (raw_date()).
     std::size_t raw_size = SIZE_MAX;
     // The bits of the bytes past the name among its first 16.
     std::uint32_t past_name = 0;
@@ -810,7 +811,8 @@ class FusedFeatures final : public Handler {
   // select are date strings, which the shape's steps tell; anything else
   // (another key, another value there) first catches the tracker up.
   // (In this order: raw_key() takes keys past kUnshaped, the three from
-  // kUnshaped open their children directly, the last two are live.)
+  // kUnshaped open their children directly, the last two are live, and so
+  // is kLiveUnshaped, which does neither.)
   // kLiveUnshaped: in an object without a shape where the tracker is
   // live, for a plain key with a scalar value that no date rule selects
   // (live_unshaped()); it opens no container directly.

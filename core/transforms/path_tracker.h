@@ -168,15 +168,6 @@ class PathTracker {
     }
     return -1;
   }
-  /// selected() for a scalar member entered with `step` (on_key() with
-  /// it, then on_value_begin()), without entering it.
-  int selected_by(const KeyStep& step) const {
-    if (dead_from_ != 0 || step.dead) return -1;
-    for (std::size_t r = 0; r < n_; ++r) {
-      if ((step.masks[r] & accept_[r]) != 0) return static_cast<int>(r);
-    }
-    return -1;
-  }
   /// The first rule from `from` on that selects the member entered with
   /// `step` itself (not only values below it), wherever it is entered, or
   /// -1.
