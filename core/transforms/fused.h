@@ -624,8 +624,7 @@ class FusedFeatures final : public Handler {
   /// dead_key() for a null that a null rule selects: the member with the
   /// rule's default as its value, for a null the reader passes over
   /// (Flow::skip when sent).
-  [[gnu::noinline]] Flow default_member(Open& o, CachedKey& c,
-                                        std::string_view name);
+  [[gnu::noinline]] Flow default_member(Open& o, CachedKey& c);
   /// Sends `d`, a null rule's default, after the steps that follow
   /// NullDefaults in the chain.
   void send_default(const Value& d);

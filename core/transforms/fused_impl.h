@@ -369,7 +369,7 @@ template <class Next>
   }
   if (first == 'n') {
     if (c.null_rule >= 0) [[unlikely]] {
-      return default_member(o, c, name);
+      return default_member(o, c);
     }
     if (drop_) {
       ++o.next;
@@ -533,9 +533,7 @@ template <class Next>
 }
 
 template <class Next>
-Flow FusedFeatures<Next>::default_member(Open& o, CachedKey& c,
-                                         std::string_view name) {
-  static_cast<void>(name);
+Flow FusedFeatures<Next>::default_member(Open& o, CachedKey& c) {
   const Value& d = (*null_rules_)[static_cast<std::size_t>(c.null_rule)].value;
   ++o.next;
   key_slot_ = &c;
