@@ -799,7 +799,8 @@ class FusedFeatures final : public Handler {
   static constexpr bool kDirect =
       detail::TakesDirectKeys<Next> || detail::TakesParsedNumbers<Next>;
   // direct_: off, on (an array, or an object with a shape), on in an
-  // object without a shape, or on for some keys of a live object.
+  // object without a shape, or on for some keys of a live object or the
+  // scalars of a live array.
   // kLive: in an object with a shape where the tracker is live, for the
   // keys whose steps are dead; a container as such a member's value
   // mutes the tracker as on_key() does (then it is quiet).
@@ -814,7 +815,8 @@ class FusedFeatures final : public Handler {
   // is kLiveUnshaped, which does neither.)
   // kLiveUnshaped: in an object without a shape where the tracker is
   // live, for a plain key with a scalar value that no date rule selects
-  // (live_unshaped()); it opens no container directly.
+  // (live_unshaped()); in a live array whose elements no rule selects
+  // (scalar_elements_), for its scalars. It opens no container directly.
   enum : std::uint8_t {
     kOff,
     kLiveUnshaped,
@@ -838,6 +840,11 @@ class FusedFeatures final : public Handler {
   // raw_key() may take a date with its key (raw_date()): objects are
   // deferred and their dates' texts formatted by format_iso_text().
   bool raw_dates_ = false;
+  // The scalars of a live array whose elements no rule selects go direct
+  // (kLiveUnshaped), uncounted by the tracker: only without date rules,
+  // whose errors show paths with the elements' indices, and without
+  // --nulls=drop-all, which drops nulls from arrays.
+  bool scalar_elements_ = false;
   // The held key of a deferred object whose value is a date: selected()
   // answers true for the string that comes next (then string_date()).
   const CachedKey* date_key_ = nullptr;

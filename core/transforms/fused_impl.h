@@ -249,6 +249,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   // tracker, as it takes the dates in the usual form.)
   defer_ = kDirect && (fast_dates_ || (null_rules_ && !date_reader_));
   raw_dates_ = kDirect && fast_dates_ && date_writer_->formats_iso_text();
+  scalar_elements_ = kDirect && !date_reader_ && !drop_all_;
   cache_ = (keys_ || tracker_ || drop_ || numbers_on_) &&
            (!tracker_ || tracker_->replayable());
   fast_keys_ = cache_;
@@ -314,6 +315,10 @@ template <class Next>
         // rule selects in go direct, unheard by the tracker.
         if (!top_->is_array) {
           direct_ = top_->shape != nullptr ? kLive : kLiveUnshaped;
+        } else if (scalar_elements_ && live_->selects_no_element()) {
+          // An array whose elements no rule selects (under `$..tags`, the
+          // other arrays of a record): its scalars go direct, uncounted.
+          direct_ = kLiveUnshaped;
         }
       } else if (!top_->is_array) {
         direct_ = top_->shape == nullptr ? kUnshaped : kDirectValues;

@@ -132,6 +132,24 @@ int PathTracker::selects_member(std::string_view name, std::size_t from) const {
   return -1;
 }
 
+bool PathTracker::selects_no_element() const {
+  if (!uniform_elements_ || dead_from_ != 0 || !in_array() ||
+      depth_ + 1 != frames_.size()) {
+    return false;
+  }
+  // With names and wildcards only, a rule selects an element where its
+  // last segment comes next and has a wildcard.
+  const std::uint64_t* m = &masks_[depth_ * n_];
+  for (std::size_t r = 0; r < n_; ++r) {
+    const std::vector<path::Segment>& segs = rules_[r];
+    if (segs.empty() || ((m[r] >> (segs.size() - 1)) & 1) == 0) continue;
+    for (const path::Selector& sel : segs.back().selectors) {
+      if (sel.kind == path::Selector::Kind::wildcard) return false;
+    }
+  }
+  return true;
+}
+
 void PathTracker::enter_element(std::uint64_t i, Frame& f) {
   enter(path::Step::element(i));
   if (uniform_elements_) {

@@ -183,6 +183,12 @@ class PathTracker {
   /// entered.
   int selects_member(std::string_view name, std::size_t from = 0) const;
   bool in_array() const { return !frames_.empty() && frames_.back().is_array; }
+  /// Whether no rule can select an element of the innermost array (just
+  /// opened) itself, whichever element it is: the elements are entered
+  /// alike and none is selected (values below one still may be). An owner
+  /// whose rules never show a path may then pass its scalar elements by
+  /// uncounted: no rule tells one element from another.
+  bool selects_no_element() const;
 
   // Counting an element instead of entering it: an owner that knows what
   // entering an element of the innermost array does (its elements are

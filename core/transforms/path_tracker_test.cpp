@@ -25,7 +25,14 @@ class Walk {
     for (const std::string& r : rules) {
       queries_.push_back(tf::parse_rule_path("test", r));
       matchers_.emplace_back(queries_.back());
+      for (const path::Segment& seg : queries_.back().segments) {
+        for (const path::Selector& sel : seg.selectors) {
+          uniform_ = uniform_ && (sel.kind == path::Selector::Kind::name ||
+                                  sel.kind == path::Selector::Kind::wildcard);
+        }
+      }
     }
+    uniform_ = uniform_ && rules.size() <= tf::PathTracker::kMaxReplayed;
     tracker_.emplace(queries_);
   }
 
@@ -57,6 +64,7 @@ class Walk {
     }
     const bool array = kind == 1;
     t.on_open(array);
+    if (array) check_elements();
     const std::size_t n = rng_() % 4;
     // The context an element of this array is entered in.
     std::optional<tf::PathTracker::Context> element;
@@ -95,7 +103,26 @@ class Walk {
     t.on_close();
   }
 
+  // selects_no_element() of the array just opened: never true when a rule
+  // selects one of its elements; with rules that do not tell elements
+  // apart (names and wildcards), true exactly when none is selected,
+  // unless nothing below can match at all.
+  void check_elements() {
+    bool none = true;
+    for (const std::uint64_t i : {0, 1, 5}) {
+      location_.push_back(path::Step::element(i));
+      none = none && expected() == -1;
+      location_.pop_back();
+    }
+    const bool said = tracker_->selects_no_element();
+    BOOST_TEST((!said || none), path::normalized_path(location_));
+    if (uniform_ && !tracker_->dead()) {
+      BOOST_TEST(said == none, path::normalized_path(location_));
+    }
+  }
+
   bool counting_ = false;
+  bool uniform_ = true;
   std::vector<path::Query> queries_;
   std::vector<path::Matcher> matchers_;
   std::optional<tf::PathTracker> tracker_;
@@ -124,6 +151,28 @@ BOOST_AUTO_TEST_CASE(selects_what_the_matcher_selects) {
       {"$['a','b'].c", "$..['x','y'][0]"},
       {"$.a..b", "$..a..b.c"},
       {"$..*.x", "$..['c',1]"},
+  };
+  for (const auto& rules : sets) {
+    for (unsigned seed = 0; seed < 300; ++seed) {
+      Walk w(rules);
+      w.document(seed);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(tells_arrays_whose_elements_no_rule_selects) {
+  // Checked at every array by check_elements(): descendant names (the
+  // arrays of a record under `$..tags`), wildcards that select elements
+  // at some depths only, the root, and indices (never said).
+  const std::vector<std::vector<std::string>> sets = {
+      {"$..c"},
+      {"$..a", "$.x..b"},
+      {"$[*].a[*]", "$..y"},
+      {"$..*"},
+      {"$..a.*", "$"},
+      {"$.*.*", "$..b.c"},
+      {"$[1].b", "$..a"},
+      {"$..a", "$..b", "$..c", "$..x", "$..y"},  // more than replayed
   };
   for (const auto& rules : sets) {
     for (unsigned seed = 0; seed < 300; ++seed) {

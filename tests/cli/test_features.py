@@ -44,6 +44,17 @@ case("null_default_first_rule_wins_then_drop",
       "$..*=\"?\"", "--nulls=drop"],
      stdin='{"id":1,"tags":null,"x":null,"y":[null]}',
      stdout='{"id":1,"tags":[],"x":"?","y":["?"]}\n')
+# A descendant rule reaches the objects of an array past its scalars,
+# wherever they stand; nulls in arrays stay but for a rule selecting them.
+case("null_default_in_arrays_past_scalars",
+     ["fmt", "-c", "--null-default", '$..remark="D"', "--null-default",
+      "$[*].b[*]=0", "--nulls=drop", "--key-case=snake"],
+     stdin='[{"tagList":[1,"x",null,{"remark":null,"subTags":[2,'
+           '{"remark":null}]},true,[null,{"remark":null}]],"remark":null,'
+           '"b":null},{"b":[null,3,null],"c":[3,{"remark":null,"d":null}]}]',
+     stdout='[{"tag_list":[1,"x",null,{"remark":"D","sub_tags":[2,'
+            '{"remark":"D"}]},true,[null,{"remark":"D"}]],"remark":"D"},'
+            '{"b":[0,3,0],"c":[3,{"remark":"D"}]}]\n')
 case("null_default_equals_in_name", ["fmt", "-c", "--null-default",
                                      "$['a=b']={\"k\":1}"],
      stdin='{"a=b":null}', stdout='{"a=b":{"k":1}}\n')
