@@ -41,11 +41,14 @@ struct FeatureSettings {
   bool bigint_as_string = false;
   tf::DecimalStyle decimals = tf::DecimalStyle::keep;
 
-  bool empty() const {
-    return nulls == tf::NullPolicy::keep && !rules && !schema &&
-           !empty_as_null && !date_format && !dates_in_json && !date_fields &&
-           !key_case && !bigint_as_string && decimals == tf::DecimalStyle::keep;
+  /// Whether none of what the fused features do is asked for (all but
+  /// --schema and --empty-as-null).
+  bool fused_empty() const {
+    return nulls == tf::NullPolicy::keep && !rules && !date_format &&
+           !dates_in_json && !date_fields && !key_case && !bigint_as_string &&
+           decimals == tf::DecimalStyle::keep;
   }
+  bool empty() const { return fused_empty() && !schema && !empty_as_null; }
 };
 
 namespace {
@@ -277,6 +280,30 @@ Handler* fused_before(Handler& next, TransformChain& chain,
   return &chain.make<tf::FusedFeatures<W>>(*w, std::move(o));
 }
 
+/// The features of `s` but --schema and --empty-as-null, in one handler
+/// in front of `next`: typed by its writer when the readers call it
+/// directly.
+Handler& fused(Handler& next, TransformChain& chain, const FeatureSettings& s,
+               bool format_dates, bool binary_output) {
+  tf::FusedOptions o;
+  o.date_fields = s.date_fields;
+  o.null_defaults = s.rules;
+  o.nulls = s.nulls;
+  o.key_case = s.key_case;
+  o.key_case_name = s.key_case_name;
+  o.bigint_as_string = s.bigint_as_string;
+  o.decimals = s.decimals;
+  if (format_dates) {
+    o.dates = binary_output ? *s.date_format : s.json_dates;
+  }
+  for (auto* make :
+       {&fused_before<JsonWriter>, &fused_before<CborWriter>,
+        &fused_before<msgpack::MsgpackWriter>, &fused_before<JsonbWriter>}) {
+    if (Handler* h = make(next, chain, o)) return *h;
+  }
+  return chain.make<tf::FusedFeatures<Handler>>(next, std::move(o));
+}
+
 }  // namespace
 
 FeatureTransforms::FeatureTransforms(const Args& args)
@@ -295,23 +322,7 @@ Handler& FeatureTransforms::wrap(Handler& next, TransformChain& chain,
   if (!s.schema && !s.empty_as_null) {
     // The usual features, in one handler: the same output as the chain
     // below, at a fraction of its cost (core/transforms/fused.h).
-    tf::FusedOptions o;
-    o.date_fields = s.date_fields;
-    o.null_defaults = s.rules;
-    o.nulls = s.nulls;
-    o.key_case = s.key_case;
-    o.key_case_name = s.key_case_name;
-    o.bigint_as_string = s.bigint_as_string;
-    o.decimals = s.decimals;
-    if (format_dates) {
-      o.dates = binary_output ? *s.date_format : s.json_dates;
-    }
-    for (auto* make :
-         {&fused_before<JsonWriter>, &fused_before<CborWriter>,
-          &fused_before<msgpack::MsgpackWriter>, &fused_before<JsonbWriter>}) {
-      if (Handler* h = make(next, chain, o)) return *h;
-    }
-    return chain.make<tf::FusedFeatures<Handler>>(next, std::move(o));
+    return fused(next, chain, s, format_dates, binary_output);
   }
   // Built from the writer backwards; events flow: empty-as-null, date
   // fields, null defaults, null dropping, key case, numbers, date format.
@@ -333,7 +344,18 @@ Handler& FeatureTransforms::wrap(Handler& next, TransformChain& chain,
     h = &chain.make<tf::NullDefaults>(*h, s.rules, s.schema, s.empty_kinds);
   }
   if (s.date_fields) h = &chain.make<tf::ParseDateFields>(*h, *s.date_fields);
-  if (s.empty_as_null) h = &chain.make<tf::EmptyAsNull>(*h);
+  if (s.empty_as_null) {
+    // The JSON reader turns empty values into nulls itself, in front of
+    // the writer or of the fused features doing what the chain after this
+    // step does; other readers send their events through the chain.
+    Handler* typed = nullptr;
+    if (!s.schema) {
+      typed = s.fused_empty()
+                  ? &next
+                  : &fused(next, chain, s, format_dates, binary_output);
+    }
+    h = &chain.make<tf::EmptyAsNull>(*h, typed);
+  }
   return *h;
 }
 

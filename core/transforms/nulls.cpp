@@ -175,6 +175,15 @@ void EmptyAsNull::string_or_null(std::string_view s, bool stable) {
     string_to_next(s, stable);
   }
 }
+void EmptyAsNull::end_document() {
+  if (typed_document_) {
+    typed_document_ = false;
+    typed_.end_document();
+    return;
+  }
+  next_.end_document();
+}
+
 void EmptyAsNull::bytes_value(std::span<const std::uint8_t> b) {
   if (!swallow_ && release()) next_.bytes_value(b);
 }

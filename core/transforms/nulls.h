@@ -75,7 +75,18 @@ class DropNulls final : public CountKeepingHandler {
 /// --empty-as-null: "" and [] become null, at any depth.
 class EmptyAsNull final : public CountKeepingHandler {
  public:
-  explicit EmptyAsNull(Handler& next) : CountKeepingHandler(next) {}
+  /// `typed`: what a reader that turns empty values into nulls itself may
+  /// send a document's events to instead (the JSON reader, which calls
+  /// the JSON writer and the fused features directly: json_simd_impl.h);
+  /// it does with them what `next` does. By default `next`.
+  explicit EmptyAsNull(Handler& next, Handler* typed = nullptr)
+      : CountKeepingHandler(next), typed_(typed != nullptr ? *typed : next) {}
+
+  Handler& typed() const { return typed_; }
+  /// The reader sends this document's events to typed(): its
+  /// end_document() goes there too.
+  void typed_document() { typed_document_ = true; }
+  void end_document() override;
 
   Flow begin_object() override;
   Flow key(std::string_view name) override;
@@ -105,6 +116,8 @@ class EmptyAsNull final : public CountKeepingHandler {
   /// when `stable`.
   void string_or_null(std::string_view s, bool stable);
 
+  Handler& typed_;
+  bool typed_document_ = false;
   bool pending_ = false;  // a '[' seen, nothing inside it yet
   bool swallow_ = false;  // inside an array the consumer skipped
 };

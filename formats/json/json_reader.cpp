@@ -7,6 +7,7 @@
 #include <typeinfo>
 
 #include "core/error.h"
+#include "core/transforms/nulls.h"
 #include "formats/json/json_fused.h"
 #include "formats/json/json_parser.h"
 #include "formats/json/json_simd.h"
@@ -184,11 +185,18 @@ std::size_t JsonReader::parse_doc(std::string_view text, std::size_t start,
   // than a cast) may read the padded input for the length of the parse; in
   // lines mode the buffer moves as it grows. So may the writer behind the
   // fused features, which pass it the input's escape-free texts.
+  // (Behind --empty-as-null, which the engine does itself in front of
+  // them.)
+  Handler* typed = &out;
+  if (typeid(out) == typeid(transforms::EmptyAsNull)) {
+    typed = &static_cast<transforms::EmptyAsNull&>(out).typed();
+  }
   JsonWriter* writer = nullptr;
-  if (typeid(out) == typeid(JsonWriter)) {
-    writer = static_cast<JsonWriter*>(&out);
-  } else if (typeid(out) == typeid(transforms::FusedFeatures<JsonWriter>)) {
-    writer = &static_cast<transforms::FusedFeatures<JsonWriter>&>(out).next();
+  if (typeid(*typed) == typeid(JsonWriter)) {
+    writer = static_cast<JsonWriter*>(typed);
+  } else if (typeid(*typed) == typeid(transforms::FusedFeatures<JsonWriter>)) {
+    writer =
+        &static_cast<transforms::FusedFeatures<JsonWriter>&>(*typed).next();
   }
   SimdResult r;
   {

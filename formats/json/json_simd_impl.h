@@ -36,6 +36,7 @@
 
 #include "core/error.h"
 #include "core/transforms/fused_impl.h"
+#include "core/transforms/nulls.h"
 #include "core/worker.h"
 #include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_fused.h"
@@ -589,7 +590,9 @@ class PieceMarks {
 // that the JSON writer (a final class) is called without virtual dispatch.
 // kChunked: the document is indexed a chunk at a time (Chunks); the walk
 // asks for the next chunk where a state finds no token it can take (more()).
-template <class H, bool kChunked = false>
+// kEmptyAsNull: "" and [] are sent as nulls (--empty-as-null, which the
+// walk does itself in front of the JSON writer and the fused features).
+template <class H, bool kChunked = false, bool kEmptyAsNull = false>
 class IndexWalker {
  public:
   IndexWalker(H& h, const char* buf, std::size_t len,
@@ -674,6 +677,15 @@ class IndexWalker {
 
   // The first byte of token i, or NUL past the last one.
   char at(std::uint32_t i) const { return i < n_ ? buf_[idx_[i]] : '\0'; }
+  // kEmptyAsNull: the first byte `first` of the value at token i as the
+  // handler is to see it: 'n' for "" and [] (sent as nulls), '\0' for a
+  // bracket that ends the chunk (not known yet).
+  char empty_as_null(std::uint32_t i, char first) const {
+    if (first == '"') return buf_[idx_[i] + 1] == '"' ? 'n' : first;
+    if (first != '[') return first;
+    const char next = at(i + 1);
+    return next == ']' ? 'n' : next == '\0' ? '\0' : first;
+  }
   // Token i without the whitespace before the next token.
   std::string_view token(std::uint32_t i) const {
     const std::size_t b = idx_[i];
@@ -738,9 +750,10 @@ class IndexWalker {
   bool in_piece_ = false;
 };
 
-template <class H, bool kChunked>
-Code IndexWalker<H, kChunked>::index_from(std::size_t from, std::uint32_t open,
-                                          std::uint32_t& i) {
+template <class H, bool kChunked, bool kEmptyAsNull>
+Code IndexWalker<H, kChunked, kEmptyAsNull>::index_from(std::size_t from,
+                                                        std::uint32_t open,
+                                                        std::uint32_t& i) {
   Chunks::Chunk c;
   const Code err = chunks_->index(doc_, doc_len_, from, open, c);
   if (err) return err;
@@ -756,9 +769,9 @@ Code IndexWalker<H, kChunked>::index_from(std::size_t from, std::uint32_t open,
   return simdjson::SUCCESS;
 }
 
-template <class H, bool kChunked>
-bool IndexWalker<H, kChunked>::unescape(std::string_view raw,
-                                        std::string_view& out) {
+template <class H, bool kChunked, bool kEmptyAsNull>
+bool IndexWalker<H, kChunked, kEmptyAsNull>::unescape(std::string_view raw,
+                                                      std::string_view& out) {
   // simdjson's unescaper writes in blocks past the end of its output.
   const std::size_t need = raw.size() + simdjson::SIMDJSON_PADDING;
   if (scratch_.size() < need) grow_scratch(scratch_, need);
@@ -770,9 +783,9 @@ bool IndexWalker<H, kChunked>::unescape(std::string_view raw,
   return true;
 }
 
-template <class H, bool kChunked>
-std::size_t IndexWalker<H, kChunked>::end_after_stop(std::uint32_t i,
-                                                     std::uint32_t open) {
+template <class H, bool kChunked, bool kEmptyAsNull>
+std::size_t IndexWalker<H, kChunked, kEmptyAsNull>::end_after_stop(
+    std::uint32_t i, std::uint32_t open) {
   for (++i;;) {
     if (i >= n_) {
       // The document's end, or the next chunk.
@@ -789,13 +802,19 @@ std::size_t IndexWalker<H, kChunked>::end_after_stop(std::uint32_t i,
   }
 }
 
-template <class H, bool kChunked>
-inline Code IndexWalker<H, kChunked>::scalar(std::uint32_t i) {
+template <class H, bool kChunked, bool kEmptyAsNull>
+inline Code IndexWalker<H, kChunked, kEmptyAsNull>::scalar(std::uint32_t i) {
   at_ = i;
   const char c = buf_[idx_[i]];
   if (c == '"') {
     const std::string_view raw = string_text(i);
     if (raw.data() == nullptr) return simdjson::STRING_ERROR;
+    if constexpr (kEmptyAsNull) {
+      if (raw.empty()) {
+        h_.null_value();
+        return simdjson::SUCCESS;
+      }
+    }
     if (!has_backslash(raw.data(), raw.size())) {
       if constexpr (kTakesPlainText<H>) {
         h_.plain_string(raw);
@@ -876,9 +895,10 @@ inline Code IndexWalker<H, kChunked>::scalar(std::uint32_t i) {
   return simdjson::SUCCESS;
 }
 
-template <class H, bool kChunked>
-inline typename IndexWalker<H, kChunked>::Open IndexWalker<H, kChunked>::open(
-    bool array, std::uint32_t i, std::uint32_t depth, Code& err) {
+template <class H, bool kChunked, bool kEmptyAsNull>
+inline typename IndexWalker<H, kChunked, kEmptyAsNull>::Open
+IndexWalker<H, kChunked, kEmptyAsNull>::open(bool array, std::uint32_t i,
+                                             std::uint32_t depth, Code& err) {
   if (depth >= max_depth_) {
     err = simdjson::DEPTH_ERROR;
     return Open::end;
@@ -896,10 +916,9 @@ inline typename IndexWalker<H, kChunked>::Open IndexWalker<H, kChunked>::open(
   return Open::visited;
 }
 
-template <class H, bool kChunked>
-inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
-                                                 std::uint32_t depth,
-                                                 Code& err) {
+template <class H, bool kChunked, bool kEmptyAsNull>
+inline bool IndexWalker<H, kChunked, kEmptyAsNull>::member_key(
+    std::uint32_t i, std::uint32_t depth, Code& err) {
   at_ = i;
   const std::string_view raw = string_text(i);
   if (raw.data() == nullptr) {
@@ -912,6 +931,7 @@ inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
   [[maybe_unused]] char first = '\0';  // the value's first byte
   if constexpr (kPeeksValue<H>) {
     first = at(i + 2);
+    if constexpr (kEmptyAsNull) first = empty_as_null(i + 2, first);
     // (The value's text is asked for only after its first byte, '"', was
     // seen in this chunk; at_ is the key's token. Without a colon between
     // them, the walk reports an error after the key.)
@@ -958,9 +978,9 @@ inline bool IndexWalker<H, kChunked>::member_key(std::uint32_t i,
 // simdjson's On-Demand skips: stage 1 has checked its UTF-8, strings and
 // control characters, but its grammar and scalars are not looked at (a
 // query reads only what it needs). Its depth still counts.
-template <class H, bool kChunked>
-Code IndexWalker<H, kChunked>::skip_container(std::uint32_t& i,
-                                              std::uint32_t depth) {
+template <class H, bool kChunked, bool kEmptyAsNull>
+Code IndexWalker<H, kChunked, kEmptyAsNull>::skip_container(
+    std::uint32_t& i, std::uint32_t depth) {
   std::uint32_t open = 1;
   for (++i;;) {
     if (i >= n_) {
@@ -981,8 +1001,8 @@ Code IndexWalker<H, kChunked>::skip_container(std::uint32_t& i,
 
 // The states of the walk, as in simdjson's own stage 2: after a container
 // opens, after a value, and after a container closes.
-template <class H, bool kChunked>
-Code IndexWalker<H, kChunked>::run() {
+template <class H, bool kChunked, bool kEmptyAsNull>
+Code IndexWalker<H, kChunked, kEmptyAsNull>::run() {
   std::uint32_t i = 0;      // the current token
   std::uint32_t depth = 0;  // open containers
   Code err = simdjson::SUCCESS;
@@ -1000,6 +1020,25 @@ value:  // token i starts a value inside `depth` containers
     case '{':
     case '[':
       array = buf_[idx_[i]] == '[';
+      if constexpr (kEmptyAsNull) {
+        // [] is a null (past the depth limit, an error as it was).
+        if (array && depth < max_depth_) {
+          const char next = at(i + 1);
+          if (next == ']') {
+            emitted = true;
+            at_ = i;
+            h_.null_value();
+            i += 2;
+            goto after_value;
+          }
+          if (next == '\0' && !final_) {
+            // The bracket ends the chunk: read on from it.
+            err = more(i, simdjson::TAPE_ERROR, depth);
+            if (err) return err;
+            goto value;
+          }
+        }
+      }
       switch (open(array, i, depth, err)) {
         case Open::end:
           return err;
@@ -1268,7 +1307,7 @@ class Engine final : public SimdEngine, Chunks {
  private:
   using Parser = std::unique_ptr<simdjson::internal::dom_parser_implementation>;
 
-  template <class H>
+  template <class H, bool kEmptyAsNull = false>
   SimdResult walk(const char* p, std::size_t len, H& h);
   /// walk() when `out` is the binary writer W, or the fused features in
   /// front of one, with the writer's buffer sized once from the input
@@ -1940,10 +1979,11 @@ SimdResult Engine::finish(W& w) {
   return r;
 }
 
-template <class H>
+template <class H, bool kEmptyAsNull>
 SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
   if (len < chunking_.from) {
-    IndexWalker<H> w(h, p, len, *stage1_, max_depth_, stack_, scratch_);
+    IndexWalker<H, false, kEmptyAsNull> w(h, p, len, *stage1_, max_depth_,
+                                          stack_, scratch_);
     return finish(w);
   }
   // However the walk ends (an error, a stop, an exception), the worker is
@@ -1982,7 +2022,8 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
   // (Of another handler: none, and never made.)
   std::optional<Pieces<std::conditional_t<kTakesPlainText<H>, H, JsonWriter>>>
       pieces;
-  if constexpr (kTakesPlainText<H>) {
+  // (Not with kEmptyAsNull, whose pieces would walk without it.)
+  if constexpr (kTakesPlainText<H> && !kEmptyAsNull) {
     if (len >= chunking_.pieces_from && max_depth_ >= 2 && items_apart(h) &&
         Worker::useful()) {
       const std::string_view start = record_start(p, len);
@@ -1992,8 +2033,9 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
   Chunk c;
   const Code err = index(p, len, 0, 0, c);
   if (err) return failure(err);
-  IndexWalker<H, true> w(h, p, len, *c.stage1, max_depth_, stack_, scratch_,
-                         this, c.tokens, c.final, c.text, c.end);
+  IndexWalker<H, true, kEmptyAsNull> w(h, p, len, *c.stage1, max_depth_, stack_,
+                                       scratch_, this, c.tokens, c.final,
+                                       c.text, c.end);
   if constexpr (kTakesPlainText<H>) {
     if (pieces) w.walk_in_pieces(&*pieces);
   }
@@ -2027,6 +2069,19 @@ SimdResult Engine::parse(const char* p, std::size_t len, std::size_t capacity,
   if (&type == &typeid(transforms::FusedFeatures<JsonWriter>)) {
     return walk(p, len,
                 static_cast<transforms::FusedFeatures<JsonWriter>&>(out));
+  }
+  // --empty-as-null, in front of the JSON writer or the fused features:
+  // the walk turns "" and [] into nulls itself and calls them directly.
+  if (auto* e = dynamic_cast<transforms::EmptyAsNull*>(&out)) {
+    Handler& t = e->typed();
+    if (auto* w = dynamic_cast<JsonWriter*>(&t)) {
+      e->typed_document();
+      return walk<JsonWriter, true>(p, len, *w);
+    }
+    if (auto* f = dynamic_cast<transforms::FusedFeatures<JsonWriter>*>(&t)) {
+      e->typed_document();
+      return walk<transforms::FusedFeatures<JsonWriter>, true>(p, len, *f);
+    }
   }
   // The common case, fmt without transforms: devirtualised calls.
   if (auto* w = dynamic_cast<JsonWriter*>(&out)) return walk(p, len, *w);

@@ -114,6 +114,23 @@ case("empty_as_null", ["fmt", "-c", "--empty-as-null"],
 case("empty_as_null_then_drop", ["fmt", "-c", "--empty-as-null",
                                  "--nulls=drop"],
      stdin='{"a":"","b":[],"c":1}', stdout='{"c":1}\n')
+# With the other features, as members, elements and documents: empty
+# values are nulls before anything else sees them, here and from CBOR.
+EMPTIES = ('{"tagList":[],"userName":"","c":[[],"",["x"]],"createdAt":"",'
+           '"d":{"eF":[ ]}} [] "" [[]]')
+EMPTIES_OUT = ('{"tag_list":["t"],"c":[null,null,["x"]],"d":{}}\n'
+               'null\nnull\n[null]\n')
+EMPTIES_FLAGS = ["--empty-as-null", "--nulls=drop", "--key-case=snake",
+                 "--null-default", '$..tagList=["t"]', "--date-fields",
+                 "$.createdAt", "--date-format=yyyy"]
+case("empty_as_null_with_features", ["fmt", "-c"] + EMPTIES_FLAGS,
+     stdin=EMPTIES, stdout=EMPTIES_OUT)
+case("empty_as_null_with_features_from_cbor",
+     ["convert", "-f", "cbor", "-t", "jsonl"] + EMPTIES_FLAGS,
+     stdin=b"".join(cbor2.dumps(v) for v in [
+         {"tagList": [], "userName": "", "c": [[], "", ["x"]],
+          "createdAt": "", "d": {"eF": []}}, [], "", [[]]]),
+     stdout=EMPTIES_OUT)
 # Names and strings go from the reader to the writer as it holds them, and
 # are still escaped where --ascii asks, or coloured.
 case("empty_as_null_ascii", ["fmt", "-c", "--ascii", "--empty-as-null",
