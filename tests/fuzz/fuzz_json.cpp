@@ -31,6 +31,7 @@
 #include "core/sink.h"
 #include "core/source.h"
 #include "core/transforms/fused_test_util.h"
+#include "core/transforms/nulls.h"
 #include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_fused.h"
 #include "formats/json/json_reader.h"
@@ -235,6 +236,45 @@ void check(const std::string& text, jbx::JsonMode mode) {
   }
 }
 
+// Compact JSON out of --empty-as-null in front of the features `f` (none
+// when null), then "error: MESSAGE": `typed`, the walk turning empty values
+// into nulls in front of the fused features or the writer; else the
+// transform in front of the chain, read by the scalar parser.
+std::string empty_as_null(const std::string& text,
+                          const tf::testing::Features* f, bool typed,
+                          bool chunked) {
+  auto src = jbx::Source::from_memory("fuzz", text);
+  jbx::ReadOptions ro;
+  ro.max_depth = 64;
+  jbx::JsonReader reader(*src, ro, jbx::JsonMode::stream);
+  if (!typed) reader.set_simd_limit(0);
+  if (chunked) reader.set_simd_chunking(jbx::SimdChunking{16, 0, 4, 0});
+  jbx::StringSink sink;
+  jbx::WriteOptions o;
+  o.compact = true;
+  jbx::JsonWriter writer(sink, o);
+  std::unique_ptr<jbx::Handler> rest;
+  std::unique_ptr<jbx::Handler> fused;
+  jbx::Handler* next = &writer;
+  if (f != nullptr) {
+    rest = tf::testing::chain(*f)(writer);
+    next = rest.get();
+    fused = std::make_unique<tf::FusedFeatures<jbx::JsonWriter>>(
+        writer, tf::testing::options(*f));
+  }
+  jbx::Handler* direct = nullptr;
+  if (typed) direct = fused ? fused.get() : &writer;
+  tf::EmptyAsNull front(*next, direct);
+  try {
+    while (reader.read_document(front)) {
+    }
+  } catch (const jbx::Error& e) {
+    return "error: " + e.message;
+  }
+  writer.finish();
+  return std::string(sink.data());
+}
+
 void check_features(const std::string& text) {
   tf::testing::Features f[3];
   f[0].date_fields = {"$[*].d", "$..t"};
@@ -254,6 +294,16 @@ void check_features(const std::string& text) {
   f[2].key_case = tf::KeyCase::kebab;
   f[2].bigint_as_string = true;
   f[2].decimals = tf::DecimalStyle::plain;
+  for (const tf::testing::Features* one :
+       {&f[0], &f[1], &f[2], static_cast<tf::testing::Features*>(nullptr)}) {
+    const std::string want = empty_as_null(text, one, false, false);
+    if (empty_as_null(text, one, true, false) != want) {
+      fail("the walk's --empty-as-null differs from the transform");
+    }
+    if (empty_as_null(text, one, true, true) != want) {
+      fail("chunks change the walk's --empty-as-null");
+    }
+  }
   for (const auto& one : f) {
     const std::string want = features(text, one, Via::chain_scalar, false);
     if (features(text, one, Via::fused, false) != want) {
