@@ -36,8 +36,10 @@ using jbx::transforms::KeyCase;
 using jbx::transforms::NullPolicy;
 using jbx::transforms::testing::Features;
 
-// Chunks of `chunk` bytes from the first byte on (0: the document whole).
-SimdChunking chunks(std::size_t chunk) {
+// Chunks of `chunk` bytes from the first byte on (0: the document whole),
+// and a top-level array of records walked in pieces of `piece` bytes, every
+// other one on a second thread, when given.
+SimdChunking chunks(std::size_t chunk, std::size_t piece = 0) {
   SimdChunking c;
   if (chunk == 0) {
     c.from = SIZE_MAX;
@@ -48,7 +50,8 @@ SimdChunking chunks(std::size_t chunk) {
   c.min_tokens = 4;
   c.ahead_from = 0;
   c.text_ahead_from = 0;
-  c.pieces_from = 0;
+  c.pieces_from = piece != 0 ? 0 : SIZE_MAX;
+  c.piece = piece;
   c.pieces_trial = 0;
   return c;
 }
@@ -210,6 +213,37 @@ BOOST_AUTO_TEST_CASE(empty_arrays_across_chunks) {
     f.nulls = NullPolicy::drop;
     BOOST_TEST(write(json, false, f, true, chunks(c), false) ==
                write(json, false, f, false, chunks(c), false));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(records_walked_in_pieces) {
+  // Records with empty members, elements and records, walked in pieces:
+  // each piece's walk turns them into nulls too.
+  std::mt19937 rng(11);
+  std::string json = "[";
+  for (int i = 0; i < 300; ++i) {
+    if (i > 0) json += ',';
+    if (i % 17 == 5) {
+      json += "[]";
+      continue;
+    }
+    json += fmt::format(R"({{"tagList":{},"userName":{},"x":[{},1]}})",
+                        rng() % 2 == 0 ? "[]" : "[\"a\",[]]",
+                        rng() % 2 == 0 ? "\"\"" : "\"n\"",
+                        rng() % 2 == 0 ? "\"\"" : "[ ]");
+  }
+  json += "]";
+  Features f;
+  f.nulls = NullPolicy::drop;
+  f.key_case = KeyCase::snake;
+  for (const std::size_t piece : {std::size_t{48}, std::size_t{200}}) {
+    for (const bool pretty : {false, true}) {
+      BOOST_TEST(
+          write(json, false, std::nullopt, true, chunks(64, piece), pretty) ==
+          write(json, false, std::nullopt, false, chunks(64), pretty));
+      BOOST_TEST(write(json, false, f, true, chunks(64, piece), pretty) ==
+                 write(json, false, f, false, chunks(64), pretty));
+    }
   }
 }
 

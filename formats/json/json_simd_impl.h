@@ -1384,7 +1384,7 @@ class Engine final : public SimdEngine, Chunks {
   // the walk then reads its text and reports the error where it is. A
   // trial (SimdChunking::pieces_trial) first tells whether pieces go
   // faster than the walk alone.
-  template <class H>
+  template <class H, bool kEmptyAsNull>
   class Pieces final : public PieceMarks {
    public:
     Pieces(Engine& e, H& h, const char* doc, std::size_t len,
@@ -1773,9 +1773,9 @@ Code Engine::index_with(Parser& parser, const char* doc, std::size_t doc_len,
   }
 }
 
-template <class H>
-Engine::Pieces<H>::Pieces(Engine& e, H& h, const char* doc, std::size_t len,
-                          std::string_view start)
+template <class H, bool kEmptyAsNull>
+Engine::Pieces<H, kEmptyAsNull>::Pieces(Engine& e, H& h, const char* doc,
+                                        std::size_t len, std::string_view start)
     : e_(e),
       h_(h),
       doc_(doc),
@@ -1789,10 +1789,12 @@ Engine::Pieces<H>::Pieces(Engine& e, H& h, const char* doc, std::size_t len,
   e.pieces_ = e.chunking_.pieces_trial == 0;
 }
 
-template <class H>
-Code Engine::Pieces<H>::Reader::index(const char* doc, std::size_t doc_len,
-                                      std::size_t from, std::uint32_t open,
-                                      Chunk& c) {
+template <class H, bool kEmptyAsNull>
+Code Engine::Pieces<H, kEmptyAsNull>::Reader::index(const char* doc,
+                                                    std::size_t doc_len,
+                                                    std::size_t from,
+                                                    std::uint32_t open,
+                                                    Chunk& c) {
   static_cast<void>(open);
   ++seq_;
   char* slot =
@@ -1804,8 +1806,9 @@ Code Engine::Pieces<H>::Reader::index(const char* doc, std::size_t doc_len,
   return err;
 }
 
-template <class H>
-std::size_t Engine::Pieces<H>::at_comma(std::size_t comma, std::size_t& mark) {
+template <class H, bool kEmptyAsNull>
+std::size_t Engine::Pieces<H, kEmptyAsNull>::at_comma(std::size_t comma,
+                                                      std::size_t& mark) {
   const std::size_t trial = e_.chunking_.pieces_trial;
   if (trial_ == Trial::first) {
     // The walk alone, the next chunk indexed ahead, over `trial` bytes.
@@ -1886,9 +1889,9 @@ std::size_t Engine::Pieces<H>::at_comma(std::size_t comma, std::size_t& mark) {
   return ended;
 }
 
-template <class H>
-std::size_t Engine::Pieces<H>::likely_item(std::size_t after, std::size_t from,
-                                           std::size_t& comma) const {
+template <class H, bool kEmptyAsNull>
+std::size_t Engine::Pieces<H, kEmptyAsNull>::likely_item(
+    std::size_t after, std::size_t from, std::size_t& comma) const {
   // Looked for within a piece's worth of text: records are shorter.
   const std::size_t end = std::min(len_, from + e_.chunking_.piece);
   while (from < end) {
@@ -1908,8 +1911,9 @@ std::size_t Engine::Pieces<H>::likely_item(std::size_t after, std::size_t from,
   return SIZE_MAX;
 }
 
-template <class H>
-void Engine::Pieces<H>::start(std::size_t after, std::size_t& mark) {
+template <class H, bool kEmptyAsNull>
+void Engine::Pieces<H, kEmptyAsNull>::start(std::size_t after,
+                                            std::size_t& mark) {
   from_ = likely_item(after, after + piece(false), comma_);
   if (from_ == SIZE_MAX) {
     stop(mark);
@@ -1928,8 +1932,8 @@ void Engine::Pieces<H>::start(std::size_t after, std::size_t& mark) {
   mark = comma_;
 }
 
-template <class H>
-void Engine::Pieces<H>::run(void* pieces) {
+template <class H, bool kEmptyAsNull>
+void Engine::Pieces<H, kEmptyAsNull>::run(void* pieces) {
   auto& ps = *static_cast<Pieces*>(pieces);
   const Clock::time_point began = Clock::now();
   ps.ok_ = false;
@@ -1943,9 +1947,9 @@ void Engine::Pieces<H>::run(void* pieces) {
     }
     Chunk c;
     if (ps.reader_.index(ps.doc_, ps.len_, ps.from_, 1, c)) return;
-    IndexWalker<H, true> walk(*h, ps.doc_, ps.len_, *c.stage1, ps.e_.max_depth_,
-                              ps.stack_, ps.scratch_, &ps.reader_, c.tokens,
-                              c.final, c.text, c.end);
+    IndexWalker<H, true, kEmptyAsNull> walk(
+        *h, ps.doc_, ps.len_, *c.stage1, ps.e_.max_depth_, ps.stack_,
+        ps.scratch_, &ps.reader_, c.tokens, c.final, c.text, c.end);
     walk.walk_piece(ps.from_, ps.to_);
     if (walk.run() || walk.stopped) return;
     ps.ended_ = walk.consumed;
@@ -2020,10 +2024,10 @@ SimdResult Engine::walk(const char* p, std::size_t len, H& h) {
   }
   // A top-level array of records written as JSON text: in pieces.
   // (Of another handler: none, and never made.)
-  std::optional<Pieces<std::conditional_t<kTakesPlainText<H>, H, JsonWriter>>>
+  std::optional<Pieces<std::conditional_t<kTakesPlainText<H>, H, JsonWriter>,
+                       kEmptyAsNull>>
       pieces;
-  // (Not with kEmptyAsNull, whose pieces would walk without it.)
-  if constexpr (kTakesPlainText<H> && !kEmptyAsNull) {
+  if constexpr (kTakesPlainText<H>) {
     if (len >= chunking_.pieces_from && max_depth_ >= 2 && items_apart(h) &&
         Worker::useful()) {
       const std::string_view start = record_start(p, len);

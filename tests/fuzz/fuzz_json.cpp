@@ -238,8 +238,9 @@ void check(const std::string& text, jbx::JsonMode mode) {
 
 // Compact JSON out of --empty-as-null in front of the features `f` (none
 // when null), then "error: MESSAGE": `typed`, the walk turning empty values
-// into nulls in front of the fused features or the writer; else the
-// transform in front of the chain, read by the scalar parser.
+// into nulls in front of the fused features or the writer (in chunks and
+// pieces when `chunked`); else the transform in front of the chain, read
+// by the scalar parser.
 std::string empty_as_null(const std::string& text,
                           const tf::testing::Features* f, bool typed,
                           bool chunked) {
@@ -248,7 +249,7 @@ std::string empty_as_null(const std::string& text,
   ro.max_depth = 64;
   jbx::JsonReader reader(*src, ro, jbx::JsonMode::stream);
   if (!typed) reader.set_simd_limit(0);
-  if (chunked) reader.set_simd_chunking(jbx::SimdChunking{16, 0, 4, 0});
+  if (chunked) reader.set_simd_chunking(pieces());
   jbx::StringSink sink;
   jbx::WriteOptions o;
   o.compact = true;
