@@ -175,6 +175,7 @@ void EmptyAsNull::string_or_null(std::string_view s, bool stable) {
     string_to_next(s, stable);
   }
 }
+
 void EmptyAsNull::end_document() {
   if (typed_document_) {
     typed_document_ = false;
