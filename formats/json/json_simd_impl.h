@@ -2076,7 +2076,10 @@ SimdResult Engine::parse(const char* p, std::size_t len, std::size_t capacity,
   }
   // --empty-as-null, in front of the JSON writer or the fused features:
   // the walk turns "" and [] into nulls itself and calls them directly.
-  if (auto* e = dynamic_cast<transforms::EmptyAsNull*>(&out)) {
+  // (A final class, compared by type as the reader does: the casts below
+  // run for each document of the other handlers.)
+  if (type == typeid(transforms::EmptyAsNull)) {
+    auto* e = static_cast<transforms::EmptyAsNull*>(&out);
     Handler& t = e->typed();
     if (auto* w = dynamic_cast<JsonWriter*>(&t)) {
       e->typed_document();
