@@ -550,18 +550,28 @@ BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_trees) {
       {"$[*].x.y.createdAt", "$[*].y[0]"},
       {"$..createdAt"}};
   // --null-default rules: at the date paths and beside them, with defaults
-  // that the later steps change (nulls, names, big numbers), and more rules
-  // than the tracker replays.
-  const std::vector<std::vector<std::pair<std::string, std::string>>>
-      null_rules = {
-          {{"$[*].createdAt", "0"}},
-          {{"$..x", R"({"aB":null,"k":[null,1]})"}, {"$..y[*]", R"("")"}},
-          {{"$[0]", "[]"}, {"$..createdAt", "null"}, {"$..k", "false"}},
-          {{"$..aB", "1"},
-           {"$..a_b", "2"},
-           {"$..k", "3"},
-           {"$..x", "4"},
-           {"$..y", "5"}}};
+  // that the later steps change (nulls, names, big numbers), many rules
+  // (their states in two words), and more than the tracker replays.
+  std::vector<std::vector<std::pair<std::string, std::string>>> null_rules = {
+      {{"$[*].createdAt", "0"}},
+      {{"$..x", R"({"aB":null,"k":[null,1]})"}, {"$..y[*]", R"("")"}},
+      {{"$[0]", "[]"}, {"$..createdAt", "null"}, {"$..k", "false"}},
+      {{"$..aB", "1"},
+       {"$..a_b", "2"},
+       {"$..k", "3"},
+       {"$..x", "4"},
+       {"$..y", "5"}}};
+  for (const std::size_t unused : {30, 130}) {
+    std::vector<std::pair<std::string, std::string>> many;
+    for (std::size_t i = 0; i < unused; ++i) {
+      many.emplace_back(fmt::format("$[*].n{}", i), "7");
+    }
+    many.emplace_back("$[*].x", R"({"aB":null})");
+    many.emplace_back("$..k", "[]");
+    many.emplace_back("$..aB", R"("")");
+    many.emplace_back("$[*].*", "0");
+    null_rules.push_back(std::move(many));
+  }
   for (int n = 0; n < 400; ++n) {
     std::string doc = "[";
     for (std::size_t r = 0, records = 1 + rng() % 6; r < records; ++r) {

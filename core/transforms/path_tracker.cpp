@@ -35,28 +35,58 @@ path::Query parse_rule_path(std::string_view flag, std::string_view query) {
 
 PathTracker::PathTracker(const std::vector<path::Query>& rules) {
   rules_.reserve(rules.size());
-  for (const path::Query& q : rules) {
-    rules_.push_back(q.segments);
-    accept_.push_back(std::uint64_t{1} << q.segments.size());
-    std::uint64_t descendant = 0;
-    std::uint64_t named = 0;
-    std::vector<std::string>& names = names_.emplace_back(q.segments.size());
-    for (std::size_t j = 0; j < q.segments.size(); ++j) {
-      const path::Segment& seg = q.segments[j];
-      if (seg.descendant) descendant |= std::uint64_t{1} << j;
+  for (const path::Query& q : rules) rules_.push_back(q.segments);
+  n_ = rules_.size();
+  // Rules packed in order, none across two words (parse_rule_path() takes
+  // at most 63 segments: 64 bits).
+  std::size_t bit = 0;
+  for (const auto& segs : rules_) {
+    const std::size_t width = segs.size() + 1;
+    if (bit % 64 + width > 64) bit += 64 - bit % 64;
+    offset_.push_back(static_cast<std::uint32_t>(bit));
+    bit += width;
+  }
+  words_ = (bit + 63) / 64;
+  accept_.assign(words_, 0);
+  descendant_.assign(words_, 0);
+  named_.assign(words_, 0);
+  last_wildcard_.assign(words_, 0);
+  rule_of_.assign(words_ * 64, 0);
+  segment_.assign(words_ * 64, nullptr);
+  name_.assign(words_ * 64, std::string());
+  masks_.assign(words_, 0);  // the root: nothing matched yet
+  for (std::size_t r = 0; r < n_; ++r) {
+    const std::vector<path::Segment>& segs = rules_[r];
+    const std::size_t at = offset_[r];
+    const std::size_t w = at / 64;
+    const auto bit_of = [&](std::size_t j) {
+      return std::uint64_t{1} << (at % 64 + j);
+    };
+    masks_[w] |= bit_of(0);
+    accept_[w] |= bit_of(segs.size());
+    for (std::size_t j = 0; j <= segs.size(); ++j) {
+      rule_of_[at + j] = static_cast<std::uint32_t>(r);
+    }
+    for (std::size_t j = 0; j < segs.size(); ++j) {
+      const path::Segment& seg = segs[j];
+      segment_[at + j] = &seg;
+      if (seg.descendant) descendant_[w] |= bit_of(j);
       if (seg.selectors.size() == 1 &&
           seg.selectors[0].kind == path::Selector::Kind::name &&
           !seg.selectors[0].ignore_case) {
-        named |= std::uint64_t{1} << j;
-        names[j] = seg.selectors[0].name;
+        named_[w] |= bit_of(j);
+        name_[at + j] = seg.selectors[0].name;
       }
     }
-    descendant_.push_back(descendant);
-    named_.push_back(named);
+    if (!segs.empty()) {
+      for (const path::Selector& sel : segs.back().selectors) {
+        if (sel.kind == path::Selector::Kind::wildcard) {
+          last_wildcard_[w] |= bit_of(segs.size() - 1);
+        }
+      }
+    }
   }
-  n_ = rules_.size();
-  masks_.assign(n_, 1);  // the root: nothing matched yet
-  uniform_elements_ = n_ <= kMaxReplayed;
+  uniform_elements_ = replayable();
   for (const auto& segs : rules_) {
     for (const path::Segment& seg : segs) {
       for (const path::Selector& sel : seg.selectors) {
@@ -71,22 +101,21 @@ PathTracker::PathTracker(const std::vector<path::Query>& rules) {
 
 void PathTracker::grow() {
   location_.resize(frames_.size());
-  masks_.resize((location_.size() + 1) * rules_.size());
+  masks_.resize((location_.size() + 1) * words_);
 }
 
 void PathTracker::enter_member(std::string_view name, bool stable) {
   // What enter() does for a member, with the segments of one plain name
   // compared at once.
   ++depth_;
-  const std::uint64_t* from = &masks_[(depth_ - 1) * n_];
-  std::uint64_t* to = &masks_[depth_ * n_];
-  bool alive = false;
-  for (std::size_t r = 0; r < n_; ++r) {
-    const std::uint64_t out = member_mask(r, from[r], name);
-    to[r] = out;
-    alive = alive || out != 0;
+  const std::uint64_t* from = &masks_[(depth_ - 1) * words_];
+  std::uint64_t* to = &masks_[depth_ * words_];
+  std::uint64_t alive = 0;
+  for (std::size_t w = 0; w < words_; ++w) {
+    to[w] = member_word(w, from[w], name);
+    alive |= to[w];
   }
-  if (!alive) {
+  if (alive == 0) {
     dead_from_ = depth_;
     return;  // paths are only shown for selected values, all alive above
   }
@@ -100,18 +129,20 @@ void PathTracker::enter_member(std::string_view name, bool stable) {
   }
 }
 
-std::uint64_t PathTracker::member_mask(std::size_t r, std::uint64_t from,
+std::uint64_t PathTracker::member_word(std::size_t w, std::uint64_t from,
                                        std::string_view name) const {
-  // (The bit of a rule matched above: nothing below it matches.)
-  const std::uint64_t m = from & ~accept_[r];
-  std::uint64_t out = m & descendant_[r];
-  for (std::uint64_t b = m & named_[r]; b != 0; b &= b - 1) {
+  // (The bit of a rule matched above: nothing below it matches.) A state
+  // moves to the next bit, which stays in its rule: its accepting bit is
+  // above every segment's.
+  const std::uint64_t m = from & ~accept_[w];
+  std::uint64_t out = m & descendant_[w];
+  for (std::uint64_t b = m & named_[w]; b != 0; b &= b - 1) {
     const auto j = static_cast<std::size_t>(__builtin_ctzll(b));
-    if (name == names_[r][j]) out |= std::uint64_t{2} << j;
+    if (name == name_[w * 64 + j]) out |= std::uint64_t{2} << j;
   }
-  for (std::uint64_t b = m & ~named_[r]; b != 0; b &= b - 1) {
+  for (std::uint64_t b = m & ~named_[w]; b != 0; b &= b - 1) {
     const auto j = static_cast<std::size_t>(__builtin_ctzll(b));
-    for (const path::Selector& sel : rules_[r][j].selectors) {
+    for (const path::Selector& sel : segment_[w * 64 + j]->selectors) {
       if (path::selects_step(sel, path::Step::member(name))) {
         out |= std::uint64_t{2} << j;
         break;
@@ -123,13 +154,18 @@ std::uint64_t PathTracker::member_mask(std::size_t r, std::uint64_t from,
 
 int PathTracker::selects_member(std::string_view name, std::size_t from) const {
   if (dead_from_ != 0) return -1;
-  const std::uint64_t* m = &masks_[depth_ * n_];
-  for (std::size_t r = from; r < n_; ++r) {
-    if ((member_mask(r, m[r], name) & accept_[r]) != 0) {
-      return static_cast<int>(r);
-    }
+  const std::uint64_t* m = &masks_[depth_ * words_];
+  std::array<std::uint64_t, kMaxWords> small{};
+  std::vector<std::uint64_t> large;
+  std::uint64_t* out = small.data();
+  if (words_ > kMaxWords) {
+    large.resize(words_);
+    out = large.data();
   }
-  return -1;
+  for (std::size_t w = 0; w < words_; ++w) {
+    out[w] = member_word(w, m[w], name);
+  }
+  return first_accepted(out, from);
 }
 
 bool PathTracker::selects_no_element() const {
@@ -139,13 +175,9 @@ bool PathTracker::selects_no_element() const {
   }
   // With names and wildcards only, a rule selects an element where its
   // last segment comes next and has a wildcard.
-  const std::uint64_t* m = &masks_[depth_ * n_];
-  for (std::size_t r = 0; r < n_; ++r) {
-    const std::vector<path::Segment>& segs = rules_[r];
-    if (segs.empty() || ((m[r] >> (segs.size() - 1)) & 1) == 0) continue;
-    for (const path::Selector& sel : segs.back().selectors) {
-      if (sel.kind == path::Selector::Kind::wildcard) return false;
-    }
+  const std::uint64_t* m = &masks_[depth_ * words_];
+  for (std::size_t w = 0; w < words_; ++w) {
+    if ((m[w] & last_wildcard_[w]) != 0) return false;
   }
   return true;
 }
@@ -155,8 +187,7 @@ void PathTracker::enter_element(std::uint64_t i, Frame& f) {
   if (uniform_elements_) {
     f.stepped = true;
     f.step.dead = dead_from_ != 0;
-    const std::uint64_t* m = &masks_[depth_ * n_];
-    for (std::size_t r = 0; r < n_; ++r) f.step.masks[r] = m[r];
+    if (!f.step.dead) copy_masks(&masks_[depth_ * words_], f.step.masks.data());
   }
   location_[depth_ - 1].is_index = true;
   location_[depth_ - 1].index = i;
@@ -165,17 +196,15 @@ void PathTracker::enter_element(std::uint64_t i, Frame& f) {
 void PathTracker::enter(const path::Step& s) {
   ++depth_;
   if (dead_from_ != 0) return;
-  const std::size_t n = rules_.size();
-  const std::uint64_t* from = &masks_[(depth_ - 1) * n];
-  std::uint64_t* to = &masks_[depth_ * n];
-  bool alive = false;
-  for (std::size_t r = 0; r < n; ++r) {
-    const std::vector<path::Segment>& segs = rules_[r];
+  const std::uint64_t* from = &masks_[(depth_ - 1) * words_];
+  std::uint64_t* to = &masks_[depth_ * words_];
+  std::uint64_t alive = 0;
+  for (std::size_t w = 0; w < words_; ++w) {
     std::uint64_t out = 0;
-    for (std::uint64_t m = from[r]; m != 0; m &= m - 1) {
+    // (Selected above: nothing below.)
+    for (std::uint64_t m = from[w] & ~accept_[w]; m != 0; m &= m - 1) {
       const auto j = static_cast<std::size_t>(__builtin_ctzll(m));
-      if (j == segs.size()) continue;  // selected above; nothing below
-      const path::Segment& seg = segs[j];
+      const path::Segment& seg = *segment_[w * 64 + j];
       // A descendant segment may skip any number of levels first.
       if (seg.descendant) out |= std::uint64_t{1} << j;
       for (const path::Selector& sel : seg.selectors) {
@@ -190,12 +219,12 @@ void PathTracker::enter(const path::Step& s) {
         }
       }
     }
-    to[r] = out;
-    alive = alive || out != 0;
+    to[w] = out;
+    alive |= out;
   }
   // Nothing at or below this level can match: skip the matching work
   // until we are back above it.
-  if (!alive) dead_from_ = depth_;
+  if (alive == 0) dead_from_ = depth_;
 }
 
 std::vector<path::Step> PathTracker::steps() const {

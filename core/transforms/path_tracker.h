@@ -26,6 +26,7 @@ path::Query parse_rule_path(std::string_view flag, std::string_view query);
 /// order, for events it passes on (not for skipped ones).
 class PathTracker {
  public:
+  /// `rules` of at most 63 segments each, as parse_rule_path() gives.
   explicit PathTracker(const std::vector<path::Query>& rules);
 
   // The calls for every event are inline while nothing can match (below a
@@ -61,8 +62,7 @@ class PathTracker {
     if (f.step.dead) {
       dead_from_ = depth_;
     } else {
-      std::uint64_t* to = &masks_[depth_ * n_];
-      for (std::size_t r = 0; r < n_; ++r) to[r] = f.step.masks[r];
+      copy_masks(f.step.masks.data(), &masks_[depth_ * words_]);
     }
     Entry& e = location_[depth_ - 1];
     e.is_index = true;
@@ -85,21 +85,24 @@ class PathTracker {
   // recognises a key as the same key of an object in the same context
   // (equal Context) replays what entering it did instead of matching.
 
-  /// Rules matched by the replay functions at most; more are matched only.
-  static constexpr std::size_t kMaxReplayed = 4;
+  /// Words of rule states the replay functions hold at most: the rules
+  /// take one bit per segment and one more each, packed into words
+  /// (`words_`), so that rules of up to three segments replay up to 64 of
+  /// them. More are matched only.
+  static constexpr std::size_t kMaxWords = 4;
   /// The state in which the members of the innermost (just opened) object
-  /// are entered. Only with at most kMaxReplayed rules.
+  /// are entered. Only when replayable().
   struct Context {
     bool dead = false;
-    std::array<std::uint64_t, kMaxReplayed> masks{};
+    std::array<std::uint64_t, kMaxWords> masks{};
     bool operator==(const Context&) const = default;
   };
   /// What entering a member did, right after on_key().
   struct KeyStep {
     bool dead = false;
-    std::array<std::uint64_t, kMaxReplayed> masks{};
+    std::array<std::uint64_t, kMaxWords> masks{};
   };
-  bool replayable() const { return rules_.size() <= kMaxReplayed; }
+  bool replayable() const { return words_ <= kMaxWords; }
   /// Whether no rule can select the current value or anything below it.
   bool dead() const { return dead_from_ != 0; }
   Context context() const {
@@ -108,17 +111,16 @@ class PathTracker {
       c.dead = true;
       return c;
     }
-    const std::uint64_t* m = &masks_[depth_ * n_];
-    for (std::size_t r = 0; r < n_; ++r) c.masks[r] = m[r];
+    copy_masks(&masks_[depth_ * words_], c.masks.data());
     return c;
   }
   /// context() == c, without building it.
   bool in_context(const Context& c) const {
     if (dead_from_ != 0) return c.dead;
     if (c.dead) return false;
-    const std::uint64_t* m = &masks_[depth_ * n_];
-    for (std::size_t r = 0; r < n_; ++r) {
-      if (c.masks[r] != m[r]) return false;
+    const std::uint64_t* m = &masks_[depth_ * words_];
+    for (std::size_t w = 0; w < words_; ++w) {
+      if (c.masks[w] != m[w]) return false;
     }
     return true;
   }
@@ -128,8 +130,7 @@ class PathTracker {
       k.dead = true;  // also when dead above: then the step is not used
       return k;
     }
-    const std::uint64_t* m = &masks_[depth_ * n_];
-    for (std::size_t r = 0; r < n_; ++r) k.masks[r] = m[r];
+    copy_masks(&masks_[depth_ * words_], k.masks.data());
     return k;
   }
   /// on_key() for a member whose step in this context is known. `name`
@@ -143,8 +144,7 @@ class PathTracker {
       dead_from_ = depth_;  // no mask below is read until it is left
       return;
     }
-    std::uint64_t* to = &masks_[depth_ * n_];
-    for (std::size_t r = 0; r < n_; ++r) to[r] = step.masks[r];
+    copy_masks(step.masks.data(), &masks_[depth_ * words_]);
     Entry& e = location_[depth_ - 1];
     e.is_index = false;
     e.owned = false;
@@ -162,21 +162,14 @@ class PathTracker {
   /// second kind from the index of its first.)
   int selected(std::size_t from = 0) const {
     if (dead_from_ != 0) return -1;
-    const std::uint64_t* m = &masks_[depth_ * n_];
-    for (std::size_t r = from; r < n_; ++r) {
-      if ((m[r] & accept_[r]) != 0) return static_cast<int>(r);
-    }
-    return -1;
+    return first_accepted(&masks_[depth_ * words_], from);
   }
   /// The first rule from `from` on that selects the member entered with
   /// `step` itself (not only values below it), wherever it is entered, or
   /// -1.
   int selects(const KeyStep& step, std::size_t from = 0) const {
     if (step.dead) return -1;
-    for (std::size_t r = from; r < n_; ++r) {
-      if ((step.masks[r] & accept_[r]) != 0) return static_cast<int>(r);
-    }
-    return -1;
+    return first_accepted(step.masks.data(), from);
   }
   /// The first rule from `from` on that would select member `name` of
   /// the current value (an object) if it were entered, or -1; nothing is
@@ -203,8 +196,8 @@ class PathTracker {
     if (dead_from_ != 0 || c.dead || frames_.empty()) return false;
     const Frame& f = frames_.back();
     if (!f.is_array || !f.stepped || f.step.dead) return false;
-    for (std::size_t r = 0; r < n_; ++r) {
-      if (f.step.masks[r] != c.masks[r] || (c.masks[r] & accept_[r]) != 0) {
+    for (std::size_t w = 0; w < words_; ++w) {
+      if (f.step.masks[w] != c.masks[w] || (c.masks[w] & accept_[w]) != 0) {
         return false;
       }
     }
@@ -220,8 +213,7 @@ class PathTracker {
   void enter_counted() {
     const Frame& f = frames_.back();
     ++depth_;
-    std::uint64_t* to = &masks_[depth_ * n_];
-    for (std::size_t r = 0; r < n_; ++r) to[r] = f.step.masks[r];
+    copy_masks(f.step.masks.data(), &masks_[depth_ * words_]);
     Entry& e = location_[depth_ - 1];
     e.is_index = true;
     e.index = f.next - 1;
@@ -240,7 +232,7 @@ class PathTracker {
     std::uint64_t next = 0;
     struct {
       bool dead = false;
-      std::array<std::uint64_t, kMaxReplayed> masks{};
+      std::array<std::uint64_t, kMaxWords> masks{};
     } step;
   };
   struct Entry {
@@ -257,9 +249,27 @@ class PathTracker {
   /// elements are not entered alike (on_value_begin() replays the step).
   void enter_element(std::uint64_t i, Frame& f);
   void enter(const path::Step& s);
-  /// The state of rule r at a member `name` of a level in state `from`.
-  std::uint64_t member_mask(std::size_t r, std::uint64_t from,
+  /// The states of the rules of word w at a member `name` of a level
+  /// whose states there are `from`.
+  std::uint64_t member_word(std::size_t w, std::uint64_t from,
                             std::string_view name) const;
+  /// The first rule from `from` on whose accepting bit is set in the
+  /// states `m` (words_ words), or -1.
+  int first_accepted(const std::uint64_t* m, std::size_t from) const {
+    if (from >= n_) return -1;
+    const std::size_t at = offset_[from];
+    std::size_t w = at / 64;
+    // The bits of the rules before `from` in its word are below its own.
+    std::uint64_t a = m[w] & accept_[w] & ~((std::uint64_t{1} << at % 64) - 1);
+    while (a == 0) {
+      if (++w == words_) return -1;
+      a = m[w] & accept_[w];
+    }
+    return rule_of_[w * 64 + static_cast<std::size_t>(__builtin_ctzll(a))];
+  }
+  void copy_masks(const std::uint64_t* from, std::uint64_t* to) const {
+    for (std::size_t w = 0; w < words_; ++w) to[w] = from[w];
+  }
   void grow();
   [[gnu::always_inline]] void leave() {
     // Only a child of the innermost open container has a level to leave;
@@ -271,23 +281,37 @@ class PathTracker {
   std::vector<path::Step> steps() const;
 
   // An NFA per rule over its segments, as path::Matcher does, with the
-  // state set of each level as a bit mask (bit j: segments [0, j) matched)
-  // so that entering a level allocates nothing.
+  // state set of each level as bits (bit j of a rule: its segments [0, j)
+  // matched) so that entering a level allocates nothing. A rule of k
+  // segments takes k + 1 bits, in one word; the rules are packed into
+  // words_ words in their order, so that the states of all of them are a
+  // few words however many rules there are, and a level is entered by
+  // visiting the states set, not every rule.
   std::vector<std::vector<path::Segment>> rules_;
-  std::size_t n_ = 0;  // rules_.size()
+  std::size_t n_ = 0;                  // rules_.size()
+  std::size_t words_ = 0;              // words of states per level
+  std::vector<std::uint32_t> offset_;  // per rule: its first bit
   // No rule tells one element of an array from another (names and
-  // wildcards only), and at most kMaxReplayed rules: the elements of an
+  // wildcards only), and the tracker is replayable(): the elements of an
   // array are entered alike.
   bool uniform_elements_ = false;
-  std::vector<std::uint64_t> accept_;  // per rule: the bit of all matched
-  // Per rule, for enter_member(): the segments that are descendant ones,
-  // and those whose one selector is a member name matched exactly (the
-  // usual rule: `$..tags`, `$[*].createdAt`), with those names by segment.
+  // Per word: the bits of all segments matched (one per rule), of the
+  // descendant segments, of the segments whose one selector is a member
+  // name matched exactly (the usual rule: `$..tags`, `$[*].createdAt`),
+  // and of the last segments that have a wildcard
+  // (selects_no_element()).
+  std::vector<std::uint64_t> accept_;
   std::vector<std::uint64_t> descendant_;
   std::vector<std::uint64_t> named_;
-  std::vector<std::vector<std::string>> names_;
-  // rules_.size() per level, the root's first; as many levels as
-  // location_ has entries, + 1.
+  std::vector<std::uint64_t> last_wildcard_;
+  // Per bit (words_ * 64): its rule, and the segment it stands before
+  // (null for an accepting or unused bit) with that segment's name when
+  // named.
+  std::vector<std::uint32_t> rule_of_;
+  std::vector<const path::Segment*> segment_;
+  std::vector<std::string> name_;
+  // words_ per level, the root's first; as many levels as location_ has
+  // entries, + 1.
   std::vector<std::uint64_t> masks_;
   std::vector<Frame> frames_;
   std::vector<Entry> location_;  // one per level that may be entered

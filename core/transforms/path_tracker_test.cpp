@@ -32,8 +32,8 @@ class Walk {
         }
       }
     }
-    uniform_ = uniform_ && rules.size() <= tf::PathTracker::kMaxReplayed;
     tracker_.emplace(queries_);
+    uniform_ = uniform_ && tracker_->replayable();
   }
 
   void document(unsigned seed) {
@@ -42,8 +42,8 @@ class Walk {
   }
 
  private:
-  int expected() const {
-    for (std::size_t r = 0; r < matchers_.size(); ++r) {
+  int expected(std::size_t from = 0) const {
+    for (std::size_t r = from; r < matchers_.size(); ++r) {
       if (matchers_[r].selects(location_)) return static_cast<int>(r);
     }
     return -1;
@@ -54,6 +54,10 @@ class Walk {
     tf::PathTracker& t = *tracker_;
     const int want = expected();
     BOOST_TEST(t.selected() == want, path::normalized_path(location_));
+    // The rules of a second kind, from a later index on.
+    const std::size_t from = pick_() % (matchers_.size() + 1);
+    BOOST_TEST(t.selected(from) == expected(from),
+               path::normalized_path(location_));
     if (want >= 0) {
       BOOST_TEST(t.normalized_path() == path::normalized_path(location_));
     }
@@ -92,6 +96,9 @@ class Walk {
         static const char* const kNames[] = {"a", "b", "c", "x", "y"};
         names_.emplace_back(kNames[rng_() % 5]);
         location_.push_back(path::Step::member(names_.back()));
+        const std::size_t first = pick_() % (matchers_.size() + 1);
+        BOOST_TEST(t.selects_member(names_.back(), first) == expected(first),
+                   path::normalized_path(location_));
         // A name that stays valid is kept uncopied: the paths checked
         // above read it where it is.
         t.on_key(names_.back(), rng_() % 2 == 0);
@@ -129,7 +136,21 @@ class Walk {
   std::vector<path::Step> location_;
   std::deque<std::string> names_;  // the names location_ points at
   std::mt19937 rng_;
+  std::mt19937 pick_;  // what is checked, apart from the document's shape
 };
+
+// `n` rules that select nothing in the walks (names they never use), then
+// `rules`: the rules that select are in the last words of states.
+std::vector<std::string> after_unused(std::size_t n,
+                                      std::vector<std::string> rules) {
+  std::vector<std::string> all;
+  for (std::size_t i = 0; i < n; ++i) {
+    all.push_back(i % 2 == 0 ? "$..n" + std::to_string(i)
+                             : "$[*].n" + std::to_string(i) + "[*]");
+  }
+  all.insert(all.end(), rules.begin(), rules.end());
+  return all;
+}
 
 }  // namespace
 
@@ -197,6 +218,45 @@ BOOST_AUTO_TEST_CASE(counted_elements_keep_their_places) {
       w.document(seed);
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(many_rules_packed_into_words) {
+  // The states of all rules in a few words: rules that fill a word and
+  // go on in the next, a long rule that moves to a word of its own, and
+  // more words than replayed (matched only). The first rule that selects
+  // wins across words, from any rule on.
+  const std::vector<std::vector<std::string>> sets = {
+      after_unused(14, {"$[*].a", "$..c", "$[*].*"}),
+      after_unused(30, {"$..a", "$.x..b", "$[1].b", "$..*"}),
+      {"$..a", "$.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b",
+       "$.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a",
+       "$[*].x", "$..y[*]"},
+      after_unused(130, {"$[*].a", "$..c", "$..x[0]", "$.*.*"}),
+      after_unused(130, {"$[*].a", "$..y"}),
+  };
+  for (const auto& rules : sets) {
+    for (unsigned seed = 0; seed < 200; ++seed) {
+      Walk w(rules);
+      w.document(seed);
+      Walk counting(rules, true);
+      counting.document(seed);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(replays_up_to_its_words) {
+  // Two bits a rule of one segment: 128 rules in four words replay, and
+  // one more does not.
+  const auto tracker = [](std::size_t n) {
+    std::vector<jbx::path::Query> q;
+    for (std::size_t i = 0; i < n; ++i) {
+      q.push_back(tf::parse_rule_path("test", "$.n" + std::to_string(i)));
+    }
+    return tf::PathTracker(q);
+  };
+  BOOST_TEST(tracker(128).replayable());
+  BOOST_TEST(!tracker(129).replayable());
+  BOOST_TEST(tracker(0).replayable());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
