@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "core/transforms/null_defaults.h"
 #include "core/transforms/nulls.h"
 #include "core/transforms/numbers.h"
+#include "core/transforms/path_tracker.h"
 #include "core/value.h"
 #include "formats/json/json_format.h"
 #include "formats/json/json_fused.h"
@@ -55,6 +57,31 @@ namespace {
 
 [[noreturn]] void usage(std::string msg) {
   throw Error(Errc::usage, std::move(msg));
+}
+
+// Rules made of a schema at most: as many as the path tracker replays
+// when each has three segments.
+constexpr std::size_t kMaxSchemaRules = 64;
+
+/// --schema as null rules after those of --null-default, when the schema
+/// types a few paths and the tracker can replay them all with the date
+/// fields': the fused features then take them, where NullDefaults would
+/// look the schema up at every value. The same nulls are replaced
+/// (SchemaTypes::as_rules()).
+void schema_as_rules(FeatureSettings& s) {
+  if (!s.schema) return;
+  auto made = s.schema->as_rules(s.empty_kinds, kMaxSchemaRules);
+  if (!made) return;
+  auto rules = std::make_shared<std::vector<tf::NullDefault>>();
+  if (s.rules) *rules = *s.rules;
+  rules->insert(rules->end(), std::make_move_iterator(made->begin()),
+                std::make_move_iterator(made->end()));
+  std::vector<path::Query> tracked;  // as the fused features track them
+  if (s.date_fields) tracked = s.date_fields->fields;
+  for (const tf::NullDefault& r : *rules) tracked.push_back(r.where);
+  if (!tf::PathTracker(tracked).replayable()) return;
+  s.rules = rules->empty() ? nullptr : std::move(rules);
+  s.schema.reset();
 }
 
 /// Reads one JSON document from `text` (a flag value or a file's bytes).
@@ -267,6 +294,7 @@ FeatureSettings settings_from(const Args& args) {
       usage(fmt::format("--decimal: unknown style '{}'", *d));
     }
   }
+  schema_as_rules(s);
   return s;
 }
 

@@ -231,10 +231,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
     // (A rule's first segment is what selects among top-level items.)
     if (q.segments.empty()) continue;
     for (const path::Selector& s : q.segments.front().selectors) {
-      if (s.kind != path::Selector::Kind::name &&
-          s.kind != path::Selector::Kind::wildcard) {
-        items_apart_ = false;
-      }
+      if (!selects_elements_alike(s)) items_apart_ = false;
     }
   }
   if (!rules.empty()) {

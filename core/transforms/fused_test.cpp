@@ -603,6 +603,85 @@ BOOST_AUTO_TEST_CASE(same_as_the_separate_transforms_on_random_trees) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(schema_as_rules_as_the_schema) {
+  // --schema taken as rules by the fused features, against NullDefaults
+  // looking the schema up: listed members, other members (maps), tuples
+  // and the items after them, branches and references, values of another
+  // kind than the schema describes (an array where it lists members, an
+  // object where it lists items), with --null-default rules first and
+  // the other features after.
+  const char* const schemas[] = {
+      R"({"type":"array","items":{"type":"object","properties":{
+          "a":{"type":"string"},"b":{"type":["null","integer"]},
+          "m":{"type":"object","additionalProperties":{"type":"boolean"}},
+          "t":{"type":"array","items":{"type":"array"}}}}})",
+      R"({"type":"array","prefixItems":[{"type":"string"},
+          {"properties":{"a":{"type":"number"}}}],
+          "items":{"additionalProperties":{"type":"array"},
+                   "properties":{"b":{}}}})",
+      R"({"$defs":{"r":{"type":"object","properties":{"a":{"$ref":"#/$defs/s"}},
+                        "additionalProperties":{"properties":{
+                          "b":{"type":"string"}}}},
+                   "s":{"type":"boolean"}},
+          "items":{"allOf":[{"$ref":"#/$defs/r"},
+                            {"properties":{"b":{"type":"integer"},
+                                           "a":{"type":"string"}}}],
+                   "anyOf":[{"items":[{"type":"string"}],
+                             "additionalItems":{"type":"number"}}]}})",
+      R"({"type":"object","properties":{"a":{"items":{"type":"boolean"}}},
+          "additionalProperties":{"additionalProperties":{"type":"string"}}})",
+      R"({"type":"string"})",
+      R"({"properties":{"a":{}}})",  // types nothing
+  };
+  std::mt19937 rng(11);
+  std::function<std::string(int)> value = [&](int depth) -> std::string {
+    static const char* const kNames[] = {"a", "b", "m", "t", "xY"};
+    switch (depth > 3 ? rng() % 3 : rng() % 6) {
+      case 0:
+      case 1:
+        return "null";
+      case 2:
+        return rng() % 2 == 0 ? "1" : R"("s")";
+      case 3:
+      case 4: {
+        std::string o = "{";
+        for (std::size_t i = 0, n = rng() % 5; i < n; ++i) {
+          o += fmt::format("{}\"{}\":{}", i > 0 ? "," : "", kNames[rng() % 5],
+                           value(depth + 1));
+        }
+        return o + "}";
+      }
+      default: {
+        std::string a = "[";
+        for (std::size_t i = 0, n = rng() % 5; i < n; ++i) {
+          a += (i > 0 ? "," : "") + value(depth + 1);
+        }
+        return a + "]";
+      }
+    }
+  };
+  for (int n = 0; n < 40; ++n) {
+    std::string doc = "[";
+    for (std::size_t r = 0, records = 1 + rng() % 5; r < records; ++r) {
+      doc += (r > 0 ? "," : "") + value(1);
+    }
+    doc += "] " + value(0) + " " + value(0);
+    for (const char* schema : schemas) {
+      for (const unsigned kinds :
+           {unsigned{tf::kEmptyAll}, tf::kEmptyString | tf::kEmptyList}) {
+        Features f;
+        f.schema = schema;
+        f.empty_kinds = kinds;
+        check_same(doc, f);
+        f.null_defaults = {{"$[*].b", "7"}};
+        f.key_case = tf::KeyCase::snake;
+        f.nulls = n % 2 == 0 ? tf::NullPolicy::drop : tf::NullPolicy::drop_all;
+        check_same(doc, f);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(null_defaults_as_the_separate_transforms) {
   // NullDefaults before the other steps: the default goes through them
   // (its nulls dropped, its names renamed, its numbers styled), a null at

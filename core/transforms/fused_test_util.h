@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,7 +32,28 @@ struct Features {
   bool keep_errors = false;
   bool bigint_as_string = false;
   DecimalStyle decimals = DecimalStyle::keep;
+  // --schema's text, "" for none, and --null-as-empty: the chain looks it
+  // up (NullDefaults), the fused features take it as rules after the
+  // others (SchemaTypes::as_rules(), as the command line does).
+  std::string schema;
+  unsigned empty_kinds = kEmptyAll;
 };
+
+/// The --null-default rules of `f`, without its schema's.
+inline std::shared_ptr<std::vector<NullDefault>> given_rules(
+    const Features& f) {
+  if (f.null_defaults.empty()) return nullptr;
+  auto rules = std::make_shared<std::vector<NullDefault>>();
+  for (const auto& [where, value] : f.null_defaults) {
+    rules->push_back({parse_rule_path("null-default", where), json(value)});
+  }
+  return rules;
+}
+
+inline std::shared_ptr<const SchemaTypes> schema_of(const Features& f) {
+  if (f.schema.empty()) return nullptr;
+  return std::make_shared<const SchemaTypes>(json(f.schema));
+}
 
 inline FusedOptions options(const Features& f) {
   FusedOptions o;
@@ -43,13 +65,15 @@ inline FusedOptions options(const Features& f) {
     d.keep_errors = f.keep_errors;
     o.date_fields = std::move(d);
   }
-  if (!f.null_defaults.empty()) {
-    auto rules = std::make_shared<std::vector<NullDefault>>();
-    for (const auto& [where, value] : f.null_defaults) {
-      rules->push_back({parse_rule_path("null-default", where), json(value)});
-    }
-    o.null_defaults = std::move(rules);
+  auto rules = given_rules(f);
+  if (const auto schema = schema_of(f)) {
+    auto made = schema->as_rules(f.empty_kinds, 1000);
+    if (!made) throw std::logic_error("the test's schema gives no rules");
+    if (!rules) rules = std::make_shared<std::vector<NullDefault>>();
+    rules->insert(rules->end(), made->begin(), made->end());
+    if (rules->empty()) rules = nullptr;
   }
+  o.null_defaults = std::move(rules);
   o.nulls = f.nulls;
   o.key_case = f.key_case;
   o.key_case_name = "case";
@@ -89,9 +113,11 @@ inline Make chain(const Features& f) {
       parts.push_back(std::make_unique<DropNulls>(*h, o.nulls));
       h = parts.back().get();
     }
-    if (o.null_defaults) {
-      parts.push_back(std::make_unique<NullDefaults>(*h, o.null_defaults,
-                                                     nullptr, kEmptyAll));
+    const auto rules = given_rules(f);
+    const auto schema = schema_of(f);
+    if (rules || schema) {
+      parts.push_back(
+          std::make_unique<NullDefaults>(*h, rules, schema, f.empty_kinds));
       h = parts.back().get();
     }
     if (o.date_fields) {

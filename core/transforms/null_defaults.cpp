@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "core/error.h"
 
 namespace jbx::transforms {
@@ -186,6 +189,196 @@ unsigned SchemaTypes::kind(const Value* node) const {
       },
       0, res);
   return found;
+}
+
+void SchemaTypes::listed(const Value* node, int depth,
+                         std::vector<std::string>& names,
+                         std::size_t& tuple) const {
+  // The nodes search() visits, in its order.
+  node = resolve(node);
+  if (node == nullptr || depth > kMaxBranchDepth) return;
+  if (const Value* props = node->find("properties");
+      props != nullptr && props->type == Value::Type::object) {
+    for (const Value::Member& m : props->members) {
+      if (std::find(names.begin(), names.end(), m.first) == names.end()) {
+        names.push_back(m.first);
+      }
+    }
+  }
+  for (std::string_view kw : {"prefixItems", "items"}) {
+    const Value* list = node->find(kw);
+    if (list != nullptr && list->type == Value::Type::array) {
+      tuple = std::max(tuple, list->items.size());
+    }
+  }
+  for (std::string_view kw : {"allOf", "anyOf", "oneOf"}) {
+    const Value* branches = node->find(kw);
+    if (branches == nullptr || branches->type != Value::Type::array) continue;
+    for (const Value& b : branches->items) listed(&b, depth + 1, names, tuple);
+  }
+}
+
+namespace {
+
+path::Segment child_segment(path::Selector s, bool descendant = false) {
+  path::Segment seg;
+  seg.descendant = descendant;
+  seg.selectors.push_back(std::move(s));
+  return seg;
+}
+
+path::Selector name_selector(std::string name) {
+  path::Selector s;
+  s.kind = path::Selector::Kind::name;
+  s.name = std::move(name);
+  return s;
+}
+
+path::Selector index_selector(std::size_t i) {
+  path::Selector s;
+  s.kind = path::Selector::Kind::index;
+  s.index = static_cast<std::int64_t>(i);
+  return s;
+}
+
+// [from:]: every element from `from` on, and no member.
+path::Selector elements_from(std::size_t from) {
+  path::Selector s;
+  s.kind = path::Selector::Kind::slice;
+  s.slice.start = static_cast<std::int64_t>(from);
+  return s;
+}
+
+path::Selector wildcard() {
+  path::Selector s;
+  s.kind = path::Selector::Kind::wildcard;
+  return s;
+}
+
+// What NullDefaults::null_value() writes for a null of `kind`.
+Value default_of(unsigned kind) {
+  Value v;
+  switch (kind) {
+    case kEmptyList:
+      v.type = Value::Type::array;
+      break;
+    case kEmptyString:
+      v.type = Value::Type::string;
+      break;
+    case kEmptyNumber:
+      v.type = Value::Type::int64;
+      break;
+    case kEmptyBoolean:
+      v.type = Value::Type::boolean;
+      break;
+    default:
+      break;  // null: a rule that keeps the null
+  }
+  return v;
+}
+
+}  // namespace
+
+// Writes the rules of as_rules(), depth first. The rules of a location's
+// subtree select only at or below it, so they may go in any order but
+// one: those of the other members, whose wildcard also selects the listed
+// members and the elements, go last, after rules of null at and below
+// those.
+class SchemaTypes::RuleWriter {
+ public:
+  // (Rules stay a few segments short of parse_rule_path()'s limit, with
+  // room for the `..*` of a rule of null.)
+  static constexpr std::size_t kMaxDepth = 48;
+  // Locations visited at most: a schema that refers to itself with two
+  // members or more is not cut off by depth only.
+  static constexpr std::size_t kMaxVisits = 4096;
+
+  RuleWriter(const SchemaTypes& s, unsigned kinds, std::size_t max_rules)
+      : s_(s), kinds_(kinds), max_rules_(max_rules) {}
+
+  // The rules for the value at `at` that `node` describes; false when
+  // there would be too many or too deep ones.
+  bool write(const Value* node) {
+    if (at_.size() > kMaxDepth || ++visits_ > kMaxVisits) return false;
+    if (const unsigned k = node != nullptr ? s_.kind(node) & kinds_ : 0) {
+      if (!add(default_of(k))) return false;
+    }
+    if (node == nullptr) return true;
+    std::vector<std::string> names;
+    std::size_t tuple = 0;
+    s_.listed(node, 0, names, tuple);
+    for (const std::string& name : names) {
+      if (!below(name_selector(name), s_.member(node, name))) return false;
+    }
+    for (std::size_t i = 0; i < tuple; ++i) {
+      if (!below(index_selector(i), s_.item(node, i))) return false;
+    }
+    if (!below(elements_from(tuple), s_.item(node, tuple))) return false;
+    // The other members: those of a name none lists.
+    std::string other = "\x7f";
+    while (std::find(names.begin(), names.end(), other) != names.end()) {
+      other += '\x7f';
+    }
+    const Value* rest = s_.member(node, other);
+    if (rest == nullptr) return true;
+    const std::size_t before = rules_.size();
+    if (!below(wildcard(), rest)) return false;
+    if (rules_.size() == before) return true;
+    // Nulls of the listed members and of the elements, and below them,
+    // kept from the wildcard's rules.
+    std::vector<NullDefault> keep;
+    const auto kept = [&](path::Selector sel) {
+      for (const bool descendants : {false, true}) {
+        NullDefault d;
+        d.where.segments = at_;
+        d.where.segments.push_back(child_segment(sel));
+        if (descendants) {
+          d.where.segments.push_back(child_segment(wildcard(), true));
+        }
+        keep.push_back(std::move(d));
+      }
+    };
+    for (const std::string& name : names) kept(name_selector(name));
+    kept(elements_from(0));
+    if (rules_.size() + keep.size() > max_rules_) return false;
+    rules_.insert(rules_.begin() + static_cast<std::ptrdiff_t>(before),
+                  std::make_move_iterator(keep.begin()),
+                  std::make_move_iterator(keep.end()));
+    return true;
+  }
+
+  std::vector<NullDefault> take() { return std::move(rules_); }
+
+ private:
+  bool below(path::Selector step, const Value* node) {
+    if (node == nullptr) return true;
+    at_.push_back(child_segment(std::move(step)));
+    const bool ok = write(node);
+    at_.pop_back();
+    return ok;
+  }
+  bool add(Value v) {
+    if (rules_.size() == max_rules_) return false;
+    NullDefault d;
+    d.where.segments = at_;
+    d.value = std::move(v);
+    rules_.push_back(std::move(d));
+    return true;
+  }
+
+  const SchemaTypes& s_;
+  unsigned kinds_;
+  std::size_t max_rules_;
+  std::size_t visits_ = 0;
+  std::vector<path::Segment> at_;
+  std::vector<NullDefault> rules_;
+};
+
+std::optional<std::vector<NullDefault>> SchemaTypes::as_rules(
+    unsigned empty_kinds, std::size_t max_rules) const {
+  RuleWriter w(*this, empty_kinds, max_rules);
+  if (!w.write(root())) return std::nullopt;
+  return w.take();
 }
 
 // ---- NullDefaults

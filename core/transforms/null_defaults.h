@@ -56,7 +56,24 @@ class SchemaTypes {
   /// The EmptyKind bit of the type declared by `node`, 0 for none.
   unsigned kind(const Value* node) const;
 
+  /// What NullDefaults does with this schema and `empty_kinds`, as path
+  /// rules: the nulls each selects, where the first that selects wins, are
+  /// the ones the schema types, with their defaults, in every document.
+  /// Member names and element indices as the schema lists them, the other
+  /// elements as a slice ([n:]), the other members as a wildcard after
+  /// rules of null that keep the listed names and the elements from it.
+  /// Empty when the schema types nothing; nullopt when its locations are
+  /// not a few paths (a recursive schema, or more than `max_rules`).
+  std::optional<std::vector<NullDefault>> as_rules(unsigned empty_kinds,
+                                                   std::size_t max_rules) const;
+
  private:
+  class RuleWriter;
+  /// The member names that `node`, its references and its branches list
+  /// (in the order first listed), and the most items a list of theirs
+  /// gives (prefixItems, items as a list): as member() and item() search.
+  void listed(const Value* node, int depth, std::vector<std::string>& names,
+              std::size_t& tuple) const;
   const Value* resolve(const Value* node) const;
   const Value* lookup_ref(std::string_view ref) const;
   void check_refs(const Value& v) const;

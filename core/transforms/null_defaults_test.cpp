@@ -123,6 +123,40 @@ BOOST_AUTO_TEST_CASE(schema_names_are_remembered_per_object_schema) {
   BOOST_TEST((out == want));
 }
 
+BOOST_AUTO_TEST_CASE(schema_as_rules_only_for_a_few_paths) {
+  const auto rules_of = [](std::string_view schema, std::size_t max = 64) {
+    return tf::SchemaTypes(json(schema)).as_rules(tf::kEmptyAll, max);
+  };
+  // The rules replace the nulls the schema types, and no other: members it
+  // lists, its map's, its pair's, and not those of an array where it
+  // lists members nor of an object where it lists items.
+  const auto made = rules_of(kSchema);
+  BOOST_REQUIRE(made.has_value());
+  const auto list = std::make_shared<std::vector<tf::NullDefault>>(*made);
+  const tf::testing::Make by_rules = [list](Handler& next) {
+    return std::make_unique<tf::NullDefaults>(next, list, nullptr, 0);
+  };
+  for (const char* doc :
+       {R"({"tags":null,"name":null,"count":null,"ok":null,"obj":null,
+            "pair":[null,null,null],"more":{"z":null,"y":[null]},"x":null})",
+        R"({"more":[null,{"z":null}],"pair":{"0":null},"tags":[null]})",
+        R"([null,{"name":null}] null {"name":{"name":null}})"}) {
+    BOOST_TEST(run(doc, by_rules) == run(doc, with_schema(kSchema, 15)), doc);
+  }
+  // A schema that types nothing makes none.
+  BOOST_TEST(rules_of(R"({"properties":{"a":{}},"items":true})")->empty());
+  // Nor do a schema that refers to itself, however it does, and one that
+  // would make more than asked for.
+  BOOST_TEST(!rules_of(R"({"properties":{"n":{"type":"string"},
+                                          "c":{"$ref":"#"}}})"));
+  BOOST_TEST(
+      !rules_of(R"({"properties":{"l":{"$ref":"#"},"r":{"$ref":"#"}}})"));
+  constexpr std::string_view two =
+      R"({"properties":{"a":{"type":"string"},"b":{"type":"string"}}})";
+  BOOST_TEST(!rules_of(two, 1));
+  BOOST_TEST(rules_of(two, 2)->size() == 2u);
+}
+
 BOOST_AUTO_TEST_CASE(schema_refs_must_resolve_locally) {
   BOOST_CHECK_EXCEPTION(
       tf::SchemaTypes(json(R"({"properties":{"a":{"$ref":"other.json#/x"}}})")),

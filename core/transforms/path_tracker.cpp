@@ -33,6 +33,12 @@ path::Query parse_rule_path(std::string_view flag, std::string_view query) {
   return q;
 }
 
+bool selects_every_element(const path::Selector& s) {
+  return s.kind == path::Selector::Kind::wildcard ||
+         (s.kind == path::Selector::Kind::slice && s.slice.step == 1 &&
+          s.slice.start.value_or(0) == 0 && !s.slice.end);
+}
+
 PathTracker::PathTracker(const std::vector<path::Query>& rules) {
   rules_.reserve(rules.size());
   for (const path::Query& q : rules) rules_.push_back(q.segments);
@@ -80,7 +86,7 @@ PathTracker::PathTracker(const std::vector<path::Query>& rules) {
     }
     if (!segs.empty()) {
       for (const path::Selector& sel : segs.back().selectors) {
-        if (sel.kind == path::Selector::Kind::wildcard) {
+        if (selects_every_element(sel)) {
           last_wildcard_[w] |= bit_of(segs.size() - 1);
         }
       }
@@ -90,10 +96,7 @@ PathTracker::PathTracker(const std::vector<path::Query>& rules) {
   for (const auto& segs : rules_) {
     for (const path::Segment& seg : segs) {
       for (const path::Selector& sel : seg.selectors) {
-        if (sel.kind != path::Selector::Kind::name &&
-            sel.kind != path::Selector::Kind::wildcard) {
-          uniform_elements_ = false;
-        }
+        if (!selects_elements_alike(sel)) uniform_elements_ = false;
       }
     }
   }

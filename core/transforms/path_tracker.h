@@ -21,6 +21,15 @@ namespace jbx::transforms {
 /// segments.
 path::Query parse_rule_path(std::string_view flag, std::string_view query);
 
+/// Whether `s` selects every element of an array: a wildcard, or a slice
+/// of them all ([0:], which rules made by the program may hold).
+bool selects_every_element(const path::Selector& s);
+/// Whether `s` selects all elements of an array alike: every one, or none
+/// (a name).
+inline bool selects_elements_alike(const path::Selector& s) {
+  return s.kind == path::Selector::Kind::name || selects_every_element(s);
+}
+
 /// Tracks the location of the current value and the rules selecting it.
 /// The owner calls the on_* functions from its event handlers, in event
 /// order, for events it passes on (not for skipped ones).

@@ -89,6 +89,25 @@ case("schema_chosen_kinds", ["fmt", "-c", "--schema", "s.json",
      stdin=TYPED, files={"s.json": SCHEMA},
      stdout='{"id":1,"tags":[],"name":"","n":null,"ok":null,'
             '"pair":[null,""],"rows":[{"v":null}],"extra":null}\n')
+# A schema that refers to itself types the nulls of every level; a map
+# (additionalProperties) those of its members but not of an array in its
+# place; --null-default rules come first; the other features apply after.
+TREE = ('{"properties":{"name":{"type":"string"},'
+        '"kids":{"type":"array","items":{"$ref":"#"}}}}')
+case("schema_recursive", ["fmt", "-c", "--schema", "s.json"],
+     stdin='{"name":null,"kids":[{"name":null,"kids":[{"name":null}]}]}',
+     files={"s.json": TREE},
+     stdout='{"name":"","kids":[{"name":"","kids":[{"name":""}]}]}\n')
+MAP = ('{"type":"array","items":{"properties":{"userName":{"type":"string"},'
+       '"scores":{"additionalProperties":{"type":"number"}}}}}')
+case("schema_map_rules_and_features",
+     ["fmt", "-c", "--schema", "s.json", "--null-default", "$[1].userName=\"-\"",
+      "--nulls=drop", "--key-case=snake"],
+     stdin='[{"userName":null,"scores":{"mathScore":null,"art":1},"x":null},'
+           '{"userName":null,"scores":[null,2]}]',
+     files={"s.json": MAP},
+     stdout='[{"user_name":"","scores":{"math_score":0,"art":1}},'
+            '{"user_name":"-","scores":[null,2]}]\n')
 case("schema_null_as_empty_needs_schema", ["fmt", "--null-as-empty=list"],
      stdin="{}", code=2,
      stderr="jbx: error: --null-as-empty needs --schema FILE, which "
