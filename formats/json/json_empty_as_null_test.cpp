@@ -9,6 +9,8 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -17,19 +19,25 @@
 #include "core/sink.h"
 #include "core/transforms/fused_test_util.h"
 #include "core/transforms/nulls.h"
+#include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_reader.h"
 #include "formats/json/json_simd.h"
 #include "formats/json/json_test_util.h"
 #include "formats/json/json_writer.h"
+#include "formats/jsonb/jsonb_writer.h"
+#include "formats/msgpack/msgpack_writer.h"
 
 namespace {
 
+using jbx::CborWriter;
+using jbx::JsonbWriter;
 using jbx::JsonMode;
 using jbx::JsonReader;
 using jbx::JsonWriter;
 using jbx::SimdChunking;
 using jbx::StringSink;
 using jbx::WriteOptions;
+using jbx::msgpack::MsgpackWriter;
 using jbx::transforms::EmptyAsNull;
 using jbx::transforms::FusedFeatures;
 using jbx::transforms::KeyCase;
@@ -63,10 +71,12 @@ class Opaque final : public jbx::ForwardingHandler {
   using ForwardingHandler::ForwardingHandler;
 };
 
-// Reads `json` (JSON Lines with `lines`) through EmptyAsNull into a JSON
-// writer, behind the features `f` when given: `typed`, with the fused
-// features or the writer as what the reader may call directly; else with
-// the separate transforms, through the interface.
+// Reads `json` (JSON Lines with `lines`) through EmptyAsNull into a
+// writer W (JSON, or a binary format's, whose bytes are given in hex),
+// behind the features `f` when given: `typed`, with the fused features or
+// the writer as what the reader may call directly; else with the separate
+// transforms, through the interface.
+template <class W = JsonWriter>
 std::string write(const std::string& json, bool lines,
                   const std::optional<Features>& f, bool typed,
                   const SimdChunking& c, bool pretty) {
@@ -77,7 +87,7 @@ std::string write(const std::string& json, bool lines,
   StringSink sink;
   WriteOptions o;
   o.compact = !pretty;
-  JsonWriter w(sink, o);
+  W w(sink, o);
   Opaque opaque(w);
   std::unique_ptr<jbx::Handler> rest;  // the steps after EmptyAsNull
   std::unique_ptr<jbx::Handler> fused;
@@ -88,7 +98,7 @@ std::string write(const std::string& json, bool lines,
     rest = jbx::transforms::testing::chain(*f)(tail);
     next = rest.get();
     if (typed) {
-      fused = std::make_unique<FusedFeatures<JsonWriter>>(
+      fused = std::make_unique<FusedFeatures<W>>(
           w, jbx::transforms::testing::options(*f));
       direct = fused.get();
     }
@@ -108,7 +118,16 @@ std::string write(const std::string& json, bool lines,
     error = fmt::format("\n{} at {}: {}", jbx::errc_name(e.code),
                         e.offset.value_or(~std::uint64_t{0}), e.message);
   }
-  return std::string(sink.data().substr(0, whole)) + error;
+  const std::string_view out = sink.data().substr(0, whole);
+  if constexpr (std::is_same_v<W, JsonWriter>) {
+    return std::string(out) + error;
+  } else {
+    std::string hex;
+    for (const char b : out) {
+      hex += fmt::format("{:02x}", static_cast<unsigned char>(b));
+    }
+    return hex + error;
+  }
 }
 
 // A random value with many empty strings and arrays, at any depth.
@@ -188,6 +207,19 @@ BOOST_AUTO_TEST_CASE(walked_as_the_transform_sends) {
           BOOST_TEST(write(json, lines, f, true, chunks(c), pretty) == want,
                      "chunk " << c << ": " << json);
         }
+        // The binary writers, and the fused features in front of them.
+        BOOST_TEST(
+            write<CborWriter>(json, lines, f, true, chunks(c), false) ==
+                write<CborWriter>(json, lines, f, false, chunks(c), false),
+            "CBOR, chunk " << c << ": " << json);
+        BOOST_TEST(
+            write<MsgpackWriter>(json, lines, f, true, chunks(c), false) ==
+                write<MsgpackWriter>(json, lines, f, false, chunks(c), false),
+            "MessagePack, chunk " << c << ": " << json);
+        BOOST_TEST(
+            write<JsonbWriter>(json, lines, f, true, chunks(c), false) ==
+                write<JsonbWriter>(json, lines, f, false, chunks(c), false),
+            "JSONB, chunk " << c << ": " << json);
       }
     }
   }
@@ -262,6 +294,21 @@ BOOST_AUTO_TEST_CASE(empty_values_become_nulls) {
   f.nulls = NullPolicy::drop;
   BOOST_TEST(write(json, false, f, true, chunks(0), false) ==
              "{\"c\":[null,[null],{}],\"e\":\"x\"}\nnull\nnull\n[null]\n");
+  // In CBOR: {"a":null,...}, then three documents. An empty array at the
+  // top, whose elements the walk counts before it, is a null too (the
+  // writer streams an array only once an element has begun).
+  const std::string cbor =
+      "a46161f66162f6616383f681f6a16164f661656178"
+      "f6f681f6";
+  for (const std::size_t c : {std::size_t{0}, std::size_t{16}}) {
+    BOOST_TEST(write<CborWriter>(json, false, std::nullopt, true, chunks(c),
+                                 false) == cbor);
+  }
+  const std::string spaced = "[" + std::string(300, ' ') + "]";
+  BOOST_TEST(write<CborWriter>(spaced, false, std::nullopt, true, chunks(64),
+                               false) == "f6");
+  BOOST_TEST(write<CborWriter>(spaced, false, f, true, chunks(64), false) ==
+             "f6");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -549,6 +549,7 @@ BOOST_AUTO_TEST_CASE(counts_the_elements_of_an_array_document) {
     BOOST_TEST(count(*e, "[7," + std::string(80, '[') + "1,2" +
                              std::string(79, ']') + ", 3]") == -1);
     BOOST_TEST(count(*e, "[{\"a\":[1,2,3]},\n{\"b\":{\"c\":[4,5]}},\n6]") == 3);
+    BOOST_TEST(count(*e, "[" + std::string(200, ' ') + "1,2,3] [4,5]") == 3);
     std::mt19937 rng(20261203);
     for (int k = 0; k < 300; ++k) {
       const std::size_t n = 1 + rng() % 60;
@@ -559,6 +560,11 @@ BOOST_AUTO_TEST_CASE(counts_the_elements_of_an_array_document) {
       }
       text += "]";
       BOOST_TEST(count(*e, text) == static_cast<std::int64_t>(n), text);
+      // Documents after it (a stream) are not counted, wherever a count in
+      // two parts cuts.
+      const std::string more =
+          text + (rng() % 2 ? " [1,2]" : "\n{\"a\":[1,2]}\n[3,[4,5],6]");
+      BOOST_TEST(count(*e, more) == static_cast<std::int64_t>(n), more);
       // Cut short anywhere inside the array, it does not close.
       BOOST_TEST(count(*e, text.substr(0, rng() % (text.size() - 1))) == -1,
                  text);

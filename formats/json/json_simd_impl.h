@@ -282,6 +282,10 @@ inline constexpr std::uint64_t kSplitDepth = 64;
 
 struct CountState {
   std::array<std::uint64_t, kSplitDepth + 1> commas{};
+  // The commas at each depth when the depth first fell below it: a count
+  // from the middle of the text reads on past the array's end, into what
+  // may follow the document (a stream of documents).
+  std::array<std::uint64_t, kSplitDepth + 1> commas_at_close{};
   std::uint64_t depth = 1;
   std::uint64_t tracked = 1;
   std::uint64_t lowest = 1;          // the lowest depth reached
@@ -305,7 +309,10 @@ struct CountState {
       lowest = 0;
       return false;
     }
-    lowest = std::min(lowest, depth);
+    if (depth < lowest) {
+      lowest = depth;
+      if (depth < tracked) commas_at_close[depth + 1] = commas[depth + 1];
+    }
     return true;
   }
 };
@@ -485,10 +492,12 @@ inline bool join_counts(const CountState& first, const CountState& second,
     return true;
   }
   if (first.prev_in_string != 0 || first.depth >= kSplitDepth) return false;
-  // The depth of the second part where the array's elements are.
+  // The depth of the second part where the array's elements are, and
+  // its commas up to the array's end.
   const std::uint64_t one = kSplitDepth + 1 - first.depth;
   closes = second.lowest < one;
-  n = first.commas[1] + second.commas[one] + 1;
+  n = first.commas[1] +
+      (closes ? second.commas_at_close[one] : second.commas[one]) + 1;
   return true;
 }
 
@@ -1311,10 +1320,12 @@ class Engine final : public SimdEngine, Chunks {
   SimdResult walk(const char* p, std::size_t len, H& h);
   /// walk() when `out` is the binary writer W, or the fused features in
   /// front of one, with the writer's buffer sized once from the input
-  /// (binary output is rarely larger than its JSON).
-  template <class W>
-  std::optional<SimdResult> walk_binary(const char* p, std::size_t len,
-                                        Handler& out);
+  /// (binary output is rarely larger than its JSON). With kEmptyAsNull,
+  /// `out` is what `empty_as_null` calls, told it takes the document.
+  template <class W, bool kEmptyAsNull = false>
+  std::optional<SimdResult> walk_binary(
+      const char* p, std::size_t len, Handler& out,
+      transforms::EmptyAsNull* empty_as_null = nullptr);
   template <class W>
   SimdResult finish(W& w);
   static bool reserve(Parser& parser, std::size_t len);
@@ -2089,6 +2100,12 @@ SimdResult Engine::parse(const char* p, std::size_t len, std::size_t capacity,
       e->typed_document();
       return walk<transforms::FusedFeatures<JsonWriter>, true>(p, len, *f);
     }
+    // convert to a binary format: the same, to its writer.
+    if (auto r = walk_binary<CborWriter, true>(p, len, t, e)) return *r;
+    if (auto r = walk_binary<msgpack::MsgpackWriter, true>(p, len, t, e)) {
+      return *r;
+    }
+    if (auto r = walk_binary<JsonbWriter, true>(p, len, t, e)) return *r;
   }
   // The common case, fmt without transforms: devirtualised calls.
   if (auto* w = dynamic_cast<JsonWriter*>(&out)) return walk(p, len, *w);
@@ -2105,16 +2122,19 @@ SimdResult Engine::parse(const char* p, std::size_t len, std::size_t capacity,
   return walk(p, len, out);
 }
 
-template <class W>
-std::optional<SimdResult> Engine::walk_binary(const char* p, std::size_t len,
-                                              Handler& out) {
+template <class W, bool kEmptyAsNull>
+std::optional<SimdResult> Engine::walk_binary(
+    const char* p, std::size_t len, Handler& out,
+    transforms::EmptyAsNull* empty_as_null) {
   if (auto* w = dynamic_cast<W*>(&out)) {
+    if (empty_as_null != nullptr) empty_as_null->typed_document();
     w->size_hint(len);
-    return walk(p, len, *w);
+    return walk<W, kEmptyAsNull>(p, len, *w);
   }
   if (auto* f = dynamic_cast<transforms::FusedFeatures<W>*>(&out)) {
+    if (empty_as_null != nullptr) empty_as_null->typed_document();
     f->next().size_hint(len);
-    return walk(p, len, *f);
+    return walk<transforms::FusedFeatures<W>, kEmptyAsNull>(p, len, *f);
   }
   return std::nullopt;
 }
