@@ -88,6 +88,35 @@ case("a_string_longer_than_a_chunk", ["--version"], stdout=None,
      check=same_output(long_string=3 * MIB))
 
 
+def then_more_documents(d, out, err):
+    """A large array followed by other documents (a stream), converted: the
+    count of its elements ends at its bracket. The same bytes as on one
+    CPU, where nothing is counted, with --empty-as-null too."""
+    # Elements on lines of their own: the count's second part starts after
+    # a line break past the middle of the text.
+    item = ('{"x": [], "tags": [[], {"c": "\\"", "d": {"e": ""}}]}, "\\"", '
+            '1, {"y": [{"z": {"c": "\\"", "e": ""}}, "\\"", [{"a": "b"}], '
+            'true]}')
+    n = 20 * MIB // len(item)
+    data = ("[" + ",\n".join([item] * n) + '] {"a":[1,2]}\n[3,[4,5],6] []\n'
+            ).encode()
+    path = write(d, "stream.json", data)
+    got = os.path.join(d, "got")
+    for to in (["cbor"], ["msgpack", "--lossy=string"], ["jsonb"]):
+        for extra in ([], ["--empty-as-null"]):
+            outs = []
+            for one_cpu in (False, True):
+                code, err, _ = run(["convert", "-t"] + to + extra + [path],
+                                   out_path=got, one_cpu=one_cpu)
+                assert code == 0 and err == b"", err
+                outs.append(read(got))
+            assert outs[0] == outs[1], "%s %s differs" % (to[0], extra)
+
+
+case("a_large_array_then_more_documents", ["--version"], stdout=None,
+     check=then_more_documents)
+
+
 def same_in_pieces(d, out, err):
     """From 64 MiB on, the records of a top-level array are walked in
     pieces on two threads, after a trial: fmt -c gives back the compact

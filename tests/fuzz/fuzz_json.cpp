@@ -277,7 +277,7 @@ std::string empty_as_null(const std::string& text,
 }
 
 void check_features(const std::string& text) {
-  tf::testing::Features f[3];
+  tf::testing::Features f[4];
   f[0].date_fields = {"$[*].d", "$..t"};
   f[0].nulls = tf::NullPolicy::drop;
   f[0].key_case = tf::KeyCase::snake;
@@ -295,8 +295,21 @@ void check_features(const std::string& text) {
   f[2].key_case = tf::KeyCase::kebab;
   f[2].bigint_as_string = true;
   f[2].decimals = tf::DecimalStyle::plain;
+  // A schema, which the fused features take as rules (SchemaTypes::
+  // as_rules()) and the separate transforms look up.
+  f[3].schema = R"({"prefixItems":[{"type":"string"}],
+      "items":{"properties":{"a":{"type":"array"},"n":{"type":"number"},
+                             "b":{"properties":{"c":{"type":"boolean"}}}},
+               "additionalProperties":{"type":"string"}},
+      "properties":{"a":{"properties":{"b":{"type":"string"}}},
+                    "n":{"type":"integer"}},
+      "additionalProperties":{"items":{"type":"number"}}})";
+  f[3].null_defaults = {{"$..d", "[1]"}};
+  f[3].nulls = tf::NullPolicy::drop;
+  f[3].key_case = tf::KeyCase::snake;
   for (const tf::testing::Features* one :
-       {&f[0], &f[1], &f[2], static_cast<tf::testing::Features*>(nullptr)}) {
+       {&f[0], &f[1], &f[2], &f[3],
+        static_cast<tf::testing::Features*>(nullptr)}) {
     const std::string want = empty_as_null(text, one, false, false);
     if (empty_as_null(text, one, true, false) != want) {
       fail("the walk's --empty-as-null differs from the transform");
