@@ -56,7 +56,7 @@ PathTracker::PathTracker(const std::vector<path::Query>& rules) {
   accept_.assign(words_, 0);
   descendant_.assign(words_, 0);
   named_.assign(words_, 0);
-  last_wildcard_.assign(words_, 0);
+  last_every_.assign(words_, 0);
   rule_of_.assign(words_ * 64, 0);
   segment_.assign(words_ * 64, nullptr);
   name_.assign(words_ * 64, std::string());
@@ -87,7 +87,7 @@ PathTracker::PathTracker(const std::vector<path::Query>& rules) {
     if (!segs.empty()) {
       for (const path::Selector& sel : segs.back().selectors) {
         if (selects_every_element(sel)) {
-          last_wildcard_[w] |= bit_of(segs.size() - 1);
+          last_every_[w] |= bit_of(segs.size() - 1);
         }
       }
     }
@@ -176,11 +176,11 @@ bool PathTracker::selects_no_element() const {
       depth_ + 1 != frames_.size()) {
     return false;
   }
-  // With names and wildcards only, a rule selects an element where its
-  // last segment comes next and has a wildcard.
+  // With selectors that select elements alike, a rule selects an element
+  // where its last segment comes next and selects every element.
   const std::uint64_t* m = &masks_[depth_ * words_];
   for (std::size_t w = 0; w < words_; ++w) {
-    if ((m[w] & last_wildcard_[w]) != 0) return false;
+    if ((m[w] & last_every_[w]) != 0) return false;
   }
   return true;
 }

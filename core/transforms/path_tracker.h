@@ -300,19 +300,19 @@ class PathTracker {
   std::size_t n_ = 0;                  // rules_.size()
   std::size_t words_ = 0;              // words of states per level
   std::vector<std::uint32_t> offset_;  // per rule: its first bit
-  // No rule tells one element of an array from another (names and
-  // wildcards only), and the tracker is replayable(): the elements of an
-  // array are entered alike.
+  // No rule tells one element of an array from another (its selectors
+  // select elements alike), and the tracker is replayable(): the elements
+  // of an array are entered alike.
   bool uniform_elements_ = false;
   // Per word: the bits of all segments matched (one per rule), of the
   // descendant segments, of the segments whose one selector is a member
   // name matched exactly (the usual rule: `$..tags`, `$[*].createdAt`),
-  // and of the last segments that have a wildcard
+  // and of the last segments that select every element
   // (selects_no_element()).
   std::vector<std::uint64_t> accept_;
   std::vector<std::uint64_t> descendant_;
   std::vector<std::uint64_t> named_;
-  std::vector<std::uint64_t> last_wildcard_;
+  std::vector<std::uint64_t> last_every_;
   // Per bit (words_ * 64): its rule, and the segment it stands before
   // (null for an accepting or unused bit) with that segment's name when
   // named.

@@ -2085,8 +2085,9 @@ SimdResult Engine::parse(const char* p, std::size_t len, std::size_t capacity,
     return walk(p, len,
                 static_cast<transforms::FusedFeatures<JsonWriter>&>(out));
   }
-  // --empty-as-null, in front of the JSON writer or the fused features:
-  // the walk turns "" and [] into nulls itself and calls them directly.
+  // --empty-as-null, in front of a writer or the fused features before
+  // one: the walk turns "" and [] into nulls itself and calls them
+  // directly.
   // (A final class, compared by type as the reader does: the casts below
   // run for each document of the other handlers.)
   if (type == typeid(transforms::EmptyAsNull)) {
