@@ -226,7 +226,8 @@ constexpr FlagSpec kFlags[] = {
      "chooses which (all by default). Followed keywords: type, properties, "
      "additionalProperties, items, prefixItems, additionalItems, allOf, "
      "anyOf, oneOf and $ref within the file; a type list counts its first "
-     "entry other than \"null\". Example: with {\"properties\":{\"n\":"
+     "entry other than \"null\". \\flag{null-default} rules come first. "
+     "Example: with {\"properties\":{\"n\":"
      "{\"type\":\"integer\"}}}, jbx fmt -c --schema s.json turns {\"n\":null} "
      "into {\"n\":0}.",
      {},
