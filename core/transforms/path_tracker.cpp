@@ -59,7 +59,6 @@ PathTracker::PathTracker(const std::vector<path::Query>& rules) {
   last_every_.assign(words_, 0);
   rule_of_.assign(words_ * 64, 0);
   segment_.assign(words_ * 64, nullptr);
-  name_.assign(words_ * 64, std::string());
   masks_.assign(words_, 0);  // the root: nothing matched yet
   for (std::size_t r = 0; r < n_; ++r) {
     const std::vector<path::Segment>& segs = rules_[r];
@@ -81,7 +80,6 @@ PathTracker::PathTracker(const std::vector<path::Query>& rules) {
           seg.selectors[0].kind == path::Selector::Kind::name &&
           !seg.selectors[0].ignore_case) {
         named_[w] |= bit_of(j);
-        name_[at + j] = seg.selectors[0].name;
       }
     }
     if (!segs.empty()) {
@@ -141,7 +139,9 @@ std::uint64_t PathTracker::member_word(std::size_t w, std::uint64_t from,
   std::uint64_t out = m & descendant_[w];
   for (std::uint64_t b = m & named_[w]; b != 0; b &= b - 1) {
     const auto j = static_cast<std::size_t>(__builtin_ctzll(b));
-    if (name == name_[w * 64 + j]) out |= std::uint64_t{2} << j;
+    if (name == segment_[w * 64 + j]->selectors[0].name) {
+      out |= std::uint64_t{2} << j;
+    }
   }
   for (std::uint64_t b = m & ~named_[w]; b != 0; b &= b - 1) {
     const auto j = static_cast<std::size_t>(__builtin_ctzll(b));
@@ -158,17 +158,8 @@ std::uint64_t PathTracker::member_word(std::size_t w, std::uint64_t from,
 int PathTracker::selects_member(std::string_view name, std::size_t from) const {
   if (dead_from_ != 0) return -1;
   const std::uint64_t* m = &masks_[depth_ * words_];
-  std::array<std::uint64_t, kMaxWords> small{};
-  std::vector<std::uint64_t> large;
-  std::uint64_t* out = small.data();
-  if (words_ > kMaxWords) {
-    large.resize(words_);
-    out = large.data();
-  }
-  for (std::size_t w = 0; w < words_; ++w) {
-    out[w] = member_word(w, m[w], name);
-  }
-  return first_accepted(out, from);
+  return first_accepted(
+      from, [&](std::size_t w) { return member_word(w, m[w], name); });
 }
 
 bool PathTracker::selects_no_element() const {

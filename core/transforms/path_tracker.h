@@ -263,18 +263,24 @@ class PathTracker {
   std::uint64_t member_word(std::size_t w, std::uint64_t from,
                             std::string_view name) const;
   /// The first rule from `from` on whose accepting bit is set in the
-  /// states `m` (words_ words), or -1.
-  int first_accepted(const std::uint64_t* m, std::size_t from) const {
+  /// states that word_of(w) gives for each word w (from `from`'s on), or
+  /// -1.
+  template <class WordOf>
+  int first_accepted(std::size_t from, const WordOf& word_of) const {
     if (from >= n_) return -1;
     const std::size_t at = offset_[from];
-    std::size_t w = at / 64;
     // The bits of the rules before `from` in its word are below its own.
-    std::uint64_t a = m[w] & accept_[w] & ~((std::uint64_t{1} << at % 64) - 1);
-    while (a == 0) {
-      if (++w == words_) return -1;
-      a = m[w] & accept_[w];
+    std::uint64_t before = (std::uint64_t{1} << at % 64) - 1;
+    for (std::size_t w = at / 64; w < words_; ++w, before = 0) {
+      const std::uint64_t a = word_of(w) & accept_[w] & ~before;
+      if (a != 0) {
+        return rule_of_[w * 64 + static_cast<std::size_t>(__builtin_ctzll(a))];
+      }
     }
-    return rule_of_[w * 64 + static_cast<std::size_t>(__builtin_ctzll(a))];
+    return -1;
+  }
+  int first_accepted(const std::uint64_t* m, std::size_t from) const {
+    return first_accepted(from, [m](std::size_t w) { return m[w]; });
   }
   void copy_masks(const std::uint64_t* from, std::uint64_t* to) const {
     for (std::size_t w = 0; w < words_; ++w) to[w] = from[w];
@@ -314,11 +320,9 @@ class PathTracker {
   std::vector<std::uint64_t> named_;
   std::vector<std::uint64_t> last_every_;
   // Per bit (words_ * 64): its rule, and the segment it stands before
-  // (null for an accepting or unused bit) with that segment's name when
-  // named.
+  // (null for an accepting or unused bit).
   std::vector<std::uint32_t> rule_of_;
   std::vector<const path::Segment*> segment_;
-  std::vector<std::string> name_;
   // words_ per level, the root's first; as many levels as location_ has
   // entries, + 1.
   std::vector<std::uint64_t> masks_;
