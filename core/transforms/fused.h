@@ -337,11 +337,15 @@ class FusedFeatures final : public Handler {
   // value: always inlined.
 
   /// Enters the location of a value; the first rule that selects it
-  /// (the date rules come first, then the null rules), or -1.
+  /// (the date rules come first, then the null rules), or -1. A scalar
+  /// element of an array whose elements are counted (kCountedElements) is
+  /// counted instead: no rule selects it.
+  template <bool kScalar = true>
   [[gnu::always_inline]] int selected_rule();
   /// Enters the location of a value; true when a date rule selects it.
+  template <bool kScalar = true>
   [[gnu::always_inline]] bool selected() {
-    return is_date_rule(selected_rule());
+    return is_date_rule(selected_rule<kScalar>());
   }
   bool is_date_rule(int rule) const {
     return static_cast<unsigned>(rule) < date_rules_;
@@ -378,6 +382,16 @@ class FusedFeatures final : public Handler {
   [[gnu::always_inline]] void parsed_number(std::string_view text,
                                             const Send& send);
   [[gnu::noinline]] void number_slowly(std::string_view text);
+  /// What a scalar that goes straight to the writer sends.
+  [[gnu::always_inline]] void send_string(std::string_view s, bool plain);
+  [[gnu::always_inline]] void send_number(std::string_view text);
+  /// In an array whose scalars are counted (kCountedElements): counts the
+  /// scalar, which then goes straight to the writer.
+  bool counted_scalar() {
+    if (direct_ != kCountedElements) return false;
+    live_->count_element();
+    return true;
+  }
   /// begin_object() and begin_array() outside the direct containers.
   [[gnu::always_inline]] Flow open_general(bool is_array);
   [[gnu::noinline]] Flow plain_key_slowly(std::string_view name);
@@ -732,6 +746,9 @@ class FusedFeatures final : public Handler {
   // The tracker of the date rules (date_reader_'s), then the null rules.
   std::optional<PathTracker> tracker_;
   unsigned date_rules_ = 0;  // how many of its rules are date rules
+  // The date rules' states that wait for a segment: where none is set, no
+  // date rule selects a member.
+  std::vector<std::uint64_t> date_waiting_;
   std::shared_ptr<const std::vector<NullDefault>> null_rules_;
   // What a null rule's default goes through: the steps after NullDefaults
   // in the chain, the date and null rules aside (they do not select in a
@@ -812,19 +829,26 @@ class FusedFeatures final : public Handler {
   // (another key, another value there) first catches the tracker up.
   // (In this order: raw_key() takes keys past kUnshaped, the three from
   // kUnshaped open their children directly, the last two are live, and so
-  // is kLiveUnshaped, which does neither.)
+  // is kLiveUnshaped, which does neither; scalars go direct from
+  // kLiveUnshaped on.)
   // kLiveUnshaped: in an object without a shape where the tracker is
   // live, for a plain key with a scalar value that no date rule selects
   // (live_unshaped()); in a live array whose elements no rule selects
   // (scalar_elements_), for its scalars. It opens no container directly.
+  // kCountedElements: such an array when there are date rules, whose
+  // errors show paths with the elements' indices: its scalars go the
+  // general way, where selected_rule() only counts them.
   enum : std::uint8_t {
     kOff,
+    kCountedElements,
     kLiveUnshaped,
     kUnshaped,
     kDirectValues,
     kDeferred,
     kLive
   };
+  /// Whether a scalar goes straight to the writer.
+  bool direct_scalar() const { return direct_ > kCountedElements; }
   /// Whether a container in the innermost one opens directly
   /// (open_direct()).
   bool opens_direct() const {
@@ -841,9 +865,9 @@ class FusedFeatures final : public Handler {
   // deferred and their dates' texts formatted by format_iso_text().
   bool raw_dates_ = false;
   // The scalars of a live array whose elements no rule selects go direct
-  // (kLiveUnshaped), uncounted by the tracker: only without date rules,
-  // whose errors show paths with the elements' indices, and without
-  // --nulls=drop-all, which drops nulls from arrays.
+  // (kLiveUnshaped), uncounted by the tracker, or only counted
+  // (kCountedElements) with date rules: without --nulls=drop-all, which
+  // drops nulls from arrays.
   bool scalar_elements_ = false;
   // The held key of a deferred object whose value is a date: selected()
   // answers true for the string that comes next (then string_date()).

@@ -237,6 +237,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   if (!rules.empty()) {
     tracker_.emplace(rules);
     live_ = &*tracker_;
+    date_waiting_ = tracker_->waiting_states(date_rules_);
   }
   if (o.key_case) keys_.emplace(*o.key_case, o.key_case_name);
   if (o.dates) date_writer_.emplace(std::move(*o.dates));
@@ -246,7 +247,7 @@ FusedFeatures<Next>::FusedFeatures(Next& next, FusedOptions o)
   // tracker, as it takes the dates in the usual form.)
   defer_ = kDirect && (fast_dates_ || (null_rules_ && !date_reader_));
   raw_dates_ = kDirect && fast_dates_ && date_writer_->formats_iso_text();
-  scalar_elements_ = kDirect && !date_reader_ && !drop_all_;
+  scalar_elements_ = kDirect && !drop_all_;
   cache_ = (keys_ || tracker_ || drop_ || numbers_on_) &&
            (!tracker_ || tracker_->replayable());
   fast_keys_ = cache_;
@@ -258,9 +259,16 @@ template <class Next>
 FusedFeatures<Next>::~FusedFeatures() = default;
 
 template <class Next>
+template <bool kScalar>
 [[gnu::always_inline]] inline int FusedFeatures<Next>::selected_rule() {
   // (In a deferred object, the value of date_key_, a date.)
   if (live_ == nullptr) return date_key_ != nullptr ? 0 : -1;
+  if constexpr (kDirect && kScalar) {
+    if (direct_ == kCountedElements) {
+      live_->count_element();  // value_end() then leaves nothing
+      return -1;
+    }
+  }
   live_->on_value_begin();
   return live_->selected();
 }
@@ -314,8 +322,9 @@ template <class Next>
           direct_ = top_->shape != nullptr ? kLive : kLiveUnshaped;
         } else if (scalar_elements_ && live_->selects_no_element()) {
           // An array whose elements no rule selects (under `$..tags`, the
-          // other arrays of a record): its scalars go direct, uncounted.
-          direct_ = kLiveUnshaped;
+          // other arrays of a record): its scalars go direct, uncounted,
+          // or are only counted.
+          direct_ = date_reader_ ? kCountedElements : kLiveUnshaped;
         }
       } else if (!top_->is_array) {
         direct_ = top_->shape == nullptr ? kUnshaped : kDirectValues;
@@ -665,7 +674,8 @@ bool FusedFeatures<Next>::live_unshaped(std::string_view name, char first,
         return true;
       }
     }
-  } else if (date_rules_ != 0 && is_date_rule(live_->selects_member(name))) {
+  } else if (date_rules_ != 0 && live_->reaches_below(date_waiting_) &&
+             is_date_rule(live_->selects_member(name))) {
     return false;
   }
   return direct_unshaped(name, first, f);
@@ -1397,7 +1407,7 @@ template <class Next>
       mute();
     }
   }
-  if (selected()) {
+  if (selected<false>()) {
     date_reader_->not_a_date(is_array ? "an array" : "an object", *tracker_);
   }
   Flow f;
@@ -1457,7 +1467,7 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::null_value() {
   // (A direct member's null is not sent when nulls are dropped.)
-  if (kDirect && direct_ != kOff) {
+  if (kDirect && direct_scalar()) {
     next_.null_value();
     return;
   }
@@ -1470,6 +1480,10 @@ template <class Next>
 
 template <class Next>
 void FusedFeatures<Next>::null_slowly() {
+  if (counted_scalar()) {
+    next_.null_value();
+    return;
+  }
   null_general();
 }
 
@@ -1493,7 +1507,7 @@ template <class Next>
 
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::bool_value(bool b) {
-  if (kDirect && direct_ != kOff) {
+  if (kDirect && direct_scalar()) {
     next_.bool_value(b);
     return;
   }
@@ -1506,6 +1520,10 @@ template <class Next>
 
 template <class Next>
 void FusedFeatures<Next>::bool_slowly(bool b) {
+  if (counted_scalar()) {
+    next_.bool_value(b);
+    return;
+  }
   bool_general(b);
 }
 
@@ -1561,7 +1579,7 @@ void FusedFeatures<Next>::styled_value(V v) {
 
 template <class Next>
 void FusedFeatures<Next>::int_value(std::int64_t v) {
-  if (kDirect && direct_ != kOff) {
+  if (kDirect && direct_scalar()) {
     styled_value(v);
     return;
   }
@@ -1575,7 +1593,7 @@ void FusedFeatures<Next>::int_value(std::int64_t v) {
 
 template <class Next>
 void FusedFeatures<Next>::uint_value(std::uint64_t v) {
-  if (kDirect && direct_ != kOff) {
+  if (kDirect && direct_scalar()) {
     styled_value(v);
     return;
   }
@@ -1589,7 +1607,7 @@ void FusedFeatures<Next>::uint_value(std::uint64_t v) {
 
 template <class Next>
 void FusedFeatures<Next>::double_value(double v) {
-  if (kDirect && direct_ != kOff) {
+  if (kDirect && direct_scalar()) {
     styled_value(v);
     return;
   }
@@ -1604,12 +1622,8 @@ void FusedFeatures<Next>::double_value(double v) {
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::number_text(
     std::string_view text) {
-  if (kDirect && direct_ != kOff) {
-    if (numbers_on_) [[unlikely]] {
-      styled_number(text);
-    } else {
-      next_.number_text(text);
-    }
+  if (kDirect && direct_scalar()) {
+    send_number(text);
     return;
   }
   if constexpr (kDirect) {
@@ -1620,11 +1634,21 @@ template <class Next>
 }
 
 template <class Next>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::send_number(
+    std::string_view text) {
+  if (numbers_on_) [[unlikely]] {
+    styled_number(text);
+  } else {
+    next_.number_text(text);
+  }
+}
+
+template <class Next>
 template <class Send>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::parsed_number(
     std::string_view text, const Send& send) {
   // As number_text(), but a number left as it is goes on as parsed.
-  if (direct_ != kOff) {
+  if (direct_scalar()) {
     if (numbers_on_) [[unlikely]] {
       styled_number(text);
     } else {
@@ -1667,6 +1691,10 @@ void FusedFeatures<Next>::decimal_value(std::string_view text, double nearest) {
 
 template <class Next>
 void FusedFeatures<Next>::number_slowly(std::string_view text) {
+  if (counted_scalar()) {
+    send_number(text);
+    return;
+  }
   number_general(text);
 }
 
@@ -1684,19 +1712,8 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline void FusedFeatures<Next>::on_string(
     std::string_view s, bool plain) {
-  if (kDirect && direct_ != kOff) {
-    if constexpr (detail::TakesPlainText<Next>) {
-      if (plain) {
-        next_.plain_string(s);
-        return;
-      }
-    } else if constexpr (detail::TakesPaddedText<Next>) {
-      if (plain) {
-        next_.padded_string(s);
-        return;
-      }
-    }
-    next_.string_value(s);
+  if (kDirect && direct_scalar()) {
+    send_string(s, plain);
     return;
   }
   if constexpr (kDirect) {
@@ -1707,7 +1724,28 @@ template <class Next>
 }
 
 template <class Next>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::send_string(
+    std::string_view s, bool plain) {
+  if constexpr (detail::TakesPlainText<Next>) {
+    if (plain) {
+      next_.plain_string(s);
+      return;
+    }
+  } else if constexpr (detail::TakesPaddedText<Next>) {
+    if (plain) {
+      next_.padded_string(s);
+      return;
+    }
+  }
+  next_.string_value(s);
+}
+
+template <class Next>
 void FusedFeatures<Next>::string_slowly(std::string_view s, bool plain) {
+  if (counted_scalar()) {
+    send_string(s, plain);
+    return;
+  }
   string_general(s, plain);
 }
 

@@ -162,6 +162,18 @@ int PathTracker::selects_member(std::string_view name, std::size_t from) const {
       from, [&](std::size_t w) { return member_word(w, m[w], name); });
 }
 
+std::vector<std::uint64_t> PathTracker::waiting_states(std::size_t end) const {
+  std::vector<std::uint64_t> states(words_, 0);
+  for (std::size_t r = 0; r < end && r < n_; ++r) {
+    const std::size_t at = offset_[r];
+    // Bits [0, k) of a rule of k segments: the accepting bit k waits for
+    // nothing.
+    const std::size_t k = rules_[r].size();
+    states[at / 64] |= ((std::uint64_t{1} << k) - 1) << (at % 64);
+  }
+  return states;
+}
+
 bool PathTracker::selects_no_element() const {
   if (!uniform_elements_ || dead_from_ != 0 || !in_array() ||
       depth_ + 1 != frames_.size()) {

@@ -184,6 +184,20 @@ class PathTracker {
   /// the current value (an object) if it were entered, or -1; nothing is
   /// entered.
   int selects_member(std::string_view name, std::size_t from = 0) const;
+  /// The states of the rules before `end` that wait for a segment, a
+  /// word for each word of states: what reaches_below() looks for.
+  std::vector<std::uint64_t> waiting_states(std::size_t end) const;
+  /// Whether one of `states` (waiting_states()) is set at the current
+  /// value: one of their rules may select something below it. (When not,
+  /// selects_member() finds none of them.)
+  bool reaches_below(const std::vector<std::uint64_t>& states) const {
+    if (dead_from_ != 0) return false;
+    const std::uint64_t* m = &masks_[depth_ * words_];
+    for (std::size_t w = 0; w < words_; ++w) {
+      if ((m[w] & states[w]) != 0) return true;
+    }
+    return false;
+  }
   bool in_array() const { return !frames_.empty() && frames_.back().is_array; }
   /// Whether no rule can select an element of the innermost array (just
   /// opened) itself, whichever element it is: the elements are entered

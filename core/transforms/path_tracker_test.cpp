@@ -42,6 +42,9 @@ class Walk {
     }
     tracker_.emplace(queries_);
     uniform_ = uniform_ && tracker_->replayable();
+    for (std::size_t end = 0; end <= queries_.size(); ++end) {
+      waiting_.push_back(tracker_->waiting_states(end));
+    }
   }
 
   void document(unsigned seed) {
@@ -110,6 +113,14 @@ class Walk {
         const std::size_t first = pick_() % (matchers_.size() + 1);
         BOOST_TEST(t.selects_member(names_.back(), first) == expected(first),
                    path::normalized_path(location_));
+        // A rule before `first` that selects the member waits for a
+        // segment at the object.
+        const int rule = t.selects_member(names_.back());
+        if (rule >= 0 && static_cast<std::size_t>(rule) < first) {
+          BOOST_TEST(t.reaches_below(waiting_[first]),
+                     path::normalized_path(location_));
+        }
+        if (first == 0) BOOST_TEST(!t.reaches_below(waiting_[0]));
         // A name that stays valid is kept uncopied: the paths checked
         // above read it where it is.
         t.on_key(names_.back(), rng_() % 2 == 0);
@@ -162,6 +173,7 @@ class Walk {
   bool uniform_ = true;
   std::vector<path::Query> queries_;
   std::vector<std::optional<path::Matcher>> matchers_;
+  std::vector<std::vector<std::uint64_t>> waiting_;  // per end
   std::optional<tf::PathTracker> tracker_;
   std::vector<path::Step> location_;
   std::deque<std::string> names_;  // the names location_ points at
@@ -231,6 +243,45 @@ BOOST_AUTO_TEST_CASE(tells_arrays_whose_elements_no_rule_selects) {
       w.document(seed);
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(tells_where_the_first_rules_wait) {
+  // Date rules first, then null rules: in a map under a record
+  // (`$[0].m`), no date rule can select a member, the null rule
+  // `$..note` can.
+  const std::vector<path::Query> rules = {
+      tf::parse_rule_path("test", "$[*].when"),
+      tf::parse_rule_path("test", "$[*].m.at"),
+      tf::parse_rule_path("test", "$..note")};
+  tf::PathTracker t(rules);
+  const auto first = t.waiting_states(2);
+  const auto all = t.waiting_states(3);
+  BOOST_TEST(t.reaches_below(first));  // the root
+  t.on_open(true);
+  t.on_value_begin();
+  BOOST_TEST(t.reaches_below(first));  // a record
+  t.on_open(false);
+  t.on_key("m");
+  t.on_value_begin();
+  BOOST_TEST(t.reaches_below(first));  // $[0].m: `at` may come
+  t.on_open(false);
+  t.on_key("other");
+  t.on_value_begin();
+  BOOST_TEST(!t.reaches_below(first));  // $[0].m.other
+  BOOST_TEST(t.reaches_below(all));
+  t.on_value_end();
+  t.on_close();
+  t.on_key("x");
+  t.on_value_begin();
+  BOOST_TEST(!t.reaches_below(first));  // $[0].x
+  BOOST_TEST(t.reaches_below(all));
+  BOOST_TEST(!t.reaches_below(t.waiting_states(0)));
+  t.on_value_end();
+  t.on_key("when");
+  t.on_value_begin();
+  // Selected, and nothing below it: the accepting state waits for none.
+  BOOST_TEST(t.selected() == 0);
+  BOOST_TEST(!t.reaches_below(t.waiting_states(1)));
 }
 
 BOOST_AUTO_TEST_CASE(counted_elements_keep_their_places) {

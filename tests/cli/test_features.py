@@ -267,6 +267,15 @@ case("date_fields_error_names_path",
             "range for 2024-02 at character 9 of \"2024-02-30\"\n"
             "  {\"a\":{\"t\":\"2024-02-30\"}}\n"
             "            ^\n")
+# The scalars before it in an array that no rule selects elements of are
+# counted, not looked at: the path still names the element's index.
+case("date_fields_error_names_index_after_scalars",
+     ["fmt", "-c", "--date-fields", "$..t", "--key-case=snake"],
+     stdin='[{"a":[1,"s",true,null,2.5,{"t":"x"}]}]', code=2, stdout=None,
+     stderr="jbx: error: <stdin>:1:33: date at $[0]['a'][5]['t']: expected "
+            "a 4-digit year, found 'x' at character 1 of \"x\"\n"
+            "  [{\"a\":[1,\"s\",true,null,2.5,{\"t\":\"x\"}]}]\n"
+            "                                  ^\n")
 case("date_fields_error_keep",
      ["fmt", "-c", "--date-fields", "$..t", "--date-errors", "keep"],
      stdin='{"a":{"t":"yesterday"},"t":true}',
