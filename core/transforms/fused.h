@@ -274,10 +274,12 @@ class FusedFeatures final : public Handler {
   /// number_text() of a JSON integer within int64 that the reader has
   /// parsed: the writer behind takes it as its value where its text would
   /// pass unchanged (TakesParsedNumbers), as number_text() otherwise.
-  void json_integer(std::int64_t v, std::string_view text);
+  [[gnu::always_inline]] void json_integer(std::int64_t v,
+                                           std::string_view text);
   /// number_text() of a JSON decimal with its correctly rounded double,
   /// which the reader has parsed: as json_integer().
-  void decimal_value(std::string_view text, double nearest);
+  [[gnu::always_inline]] void decimal_value(std::string_view text,
+                                            double nearest);
   void string_value(std::string_view s) override;
   void bytes_value(std::span<const std::uint8_t> b) override;
   void timestamp_value(const Timestamp& t) override;
@@ -382,6 +384,10 @@ class FusedFeatures final : public Handler {
   [[gnu::always_inline]] void parsed_number(std::string_view text,
                                             const Send& send);
   [[gnu::noinline]] void number_slowly(std::string_view text);
+  /// json_integer() and decimal_value() outside the direct containers, or
+  /// restyled (--bigint-as-string, --decimal).
+  [[gnu::noinline]] void integer_slowly(std::int64_t v, std::string_view text);
+  [[gnu::noinline]] void decimal_slowly(std::string_view text, double nearest);
   /// What a scalar that goes straight to the writer sends.
   [[gnu::always_inline]] void send_string(std::string_view s, bool plain);
   [[gnu::always_inline]] void send_number(std::string_view text);

@@ -1669,7 +1669,23 @@ template <class Send>
 }
 
 template <class Next>
-void FusedFeatures<Next>::json_integer(std::int64_t v, std::string_view text) {
+[[gnu::always_inline]] inline void FusedFeatures<Next>::json_integer(
+    std::int64_t v, std::string_view text) {
+  if constexpr (detail::TakesParsedNumbers<Next>) {
+    if (direct_scalar() && !numbers_on_) [[likely]] {
+      next_.json_integer(v);
+      return;
+    }
+    integer_slowly(v, text);
+  } else {
+    static_cast<void>(v);
+    number_text(text);
+  }
+}
+
+template <class Next>
+void FusedFeatures<Next>::integer_slowly(std::int64_t v,
+                                         std::string_view text) {
   if constexpr (detail::TakesParsedNumbers<Next>) {
     parsed_number(text, [this, v] { next_.json_integer(v); });
   } else {
@@ -1679,7 +1695,23 @@ void FusedFeatures<Next>::json_integer(std::int64_t v, std::string_view text) {
 }
 
 template <class Next>
-void FusedFeatures<Next>::decimal_value(std::string_view text, double nearest) {
+[[gnu::always_inline]] inline void FusedFeatures<Next>::decimal_value(
+    std::string_view text, double nearest) {
+  if constexpr (detail::TakesParsedNumbers<Next>) {
+    if (direct_scalar() && !numbers_on_) [[likely]] {
+      next_.decimal_value(text, nearest);
+      return;
+    }
+    decimal_slowly(text, nearest);
+  } else {
+    static_cast<void>(nearest);
+    number_text(text);
+  }
+}
+
+template <class Next>
+void FusedFeatures<Next>::decimal_slowly(std::string_view text,
+                                         double nearest) {
   if constexpr (detail::TakesParsedNumbers<Next>) {
     parsed_number(
         text, [this, text, nearest] { next_.decimal_value(text, nearest); });
