@@ -125,7 +125,9 @@ class JsonbWriter final : public Writer {
     return 1 + encode_int32(out + 1, count);
   }
   inline void value_start();
-  void put(std::uint8_t b) { buf_.push_back(static_cast<char>(b)); }
+  [[gnu::always_inline]] void put(std::uint8_t b) {
+    buf_.push_back(static_cast<char>(b));
+  }
   inline void push(Frame f);
   void grow_stack();
   void long_header(const Frame& f);
