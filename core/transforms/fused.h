@@ -842,8 +842,10 @@ class FusedFeatures final : public Handler {
   // (live_unshaped()); in a live array whose elements no rule selects
   // (scalar_elements_), for its scalars. It opens no container directly.
   // kCountedElements: such an array when there are date rules, whose
-  // errors show paths with the elements' indices: its scalars go the
-  // general way, where selected_rule() only counts them.
+  // errors show paths with the elements' indices: its scalars leave the
+  // direct way only to be counted, then go straight to the writer
+  // (counted_scalar(); selected_rule() counts the parsed numbers and the
+  // binary readers' scalars, which then take the general way).
   enum : std::uint8_t {
     kOff,
     kCountedElements,

@@ -323,7 +323,7 @@ template <class Next>
         } else if (scalar_elements_ && live_->selects_no_element()) {
           // An array whose elements no rule selects (under `$..tags`, the
           // other arrays of a record): its scalars go direct, uncounted,
-          // or are only counted.
+          // or only counted on the way (kCountedElements).
           direct_ = date_reader_ ? kCountedElements : kLiveUnshaped;
         }
       } else if (!top_->is_array) {
