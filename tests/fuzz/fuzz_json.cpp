@@ -277,7 +277,7 @@ std::string empty_as_null(const std::string& text,
 }
 
 void check_features(const std::string& text) {
-  tf::testing::Features f[4];
+  tf::testing::Features f[5];
   f[0].date_fields = {"$[*].d", "$..t"};
   f[0].nulls = tf::NullPolicy::drop;
   f[0].key_case = tf::KeyCase::snake;
@@ -307,8 +307,14 @@ void check_features(const std::string& text) {
   f[3].null_defaults = {{"$..d", "[1]"}};
   f[3].nulls = tf::NullPolicy::drop;
   f[3].key_case = tf::KeyCase::snake;
+  // A descendant date rule whose errors show (paths with the indices of
+  // elements, which the fused features count in arrays of scalars), and a
+  // descendant null rule.
+  f[4].date_fields = {"$..t"};
+  f[4].null_defaults = {{"$..n", "0"}};
+  f[4].nulls = tf::NullPolicy::drop;
   for (const tf::testing::Features* one :
-       {&f[0], &f[1], &f[2], &f[3],
+       {&f[0], &f[1], &f[2], &f[3], &f[4],
         static_cast<tf::testing::Features*>(nullptr)}) {
     const std::string want = empty_as_null(text, one, false, false);
     if (empty_as_null(text, one, true, false) != want) {
