@@ -46,6 +46,33 @@ case("sort_keys", ["fmt", "-c", "-S"],
      stdout='{"a":{"Z":3,"z":[{"x":2,"y":1}],"é":0},"b":1}\n')
 case("sort_keys_long_pretty", ["fmt", "--sort-keys"], stdin='{"b":1,"a":2}',
      stdout='{\n  "a": 2,\n  "b": 1\n}\n')
+case("sort_keys_names_to_escape", ["fmt", "-c", "-S"],
+     stdin='{"b\\"q":1,"a\\n":2,"a":3,"\\u0000":4}',
+     stdout='{"\\u0000":4,"a":3,"a\\n":2,"b\\"q":1}\n')
+# Tags, dates, bytes and 64-bit integers of a CBOR map keep their form.
+case("sort_keys_binary_values", ["convert", "-t", "json", "-c", "-S", "in"],
+     files={"in": bytes.fromhex(
+         "a56162c0781b313936392d31322d33315432333a30303a30302e3530303030305a"
+         "6161d82068687474703a2f2f7861634201026261611bffffffffffffffff626162"
+         "3bffffffffffffffff")},
+     stdout='{"a":"http://x","aa":18446744073709551615,'
+            '"ab":-18446744073709551616,"b":"1969-12-31T23:00:00.500Z",'
+            '"c":"AQI="}\n')
+
+
+def nested(depth, last_first):
+    """depth objects, each {"b": level, "a": the next}, keys in the order
+    given; level 0 is the innermost."""
+    if last_first:
+        return ('{"a":' * depth + "1" +
+                "".join(f',"b":{level}}}' for level in range(depth)))
+    return ("".join(f'{{"b":{level},"a":' for level in reversed(range(depth)))
+            + "1" + "}" * depth)
+
+
+# Deep nesting: each level sorted.
+case("sort_keys_deep", ["fmt", "-c", "-S", "--max-depth", "100000"],
+     stdin=nested(60000, False), stdout=nested(60000, True) + "\n")
 case("ascii", ["fmt", "-c", "-a"], stdin='["é€😀","\\u0001"]',
      stdout='["\\u00e9\\u20ac\\ud83d\\ude00","\\u0001"]\n')
 case("ascii_long", ["fmt", "-c", "--ascii"], stdin='{"é":1}',
