@@ -60,6 +60,21 @@ case("sort_keys_binary_values", ["convert", "-t", "json", "-c", "-S", "in"],
             '"c":"AQI="}\n')
 
 
+# A line whose error shows in the middle of an object leaves nothing held:
+# the next lines are sorted on their own.
+case("sort_keys_lines_after_errors", ["fmt", "--lines", "-c", "-S"],
+     stdin='{"b":1,"a":[1,{"z":1},2x]}\n{"d":1,"c":2}\n{"f":1,"e":tru}\n'
+           '{"h":1,"g":2}\n',
+     code=2, stdout='{"c":2,"d":1}\n{"g":2,"h":1}\n',
+     stderr="jbx: error: <stdin>:1:24: expected ',' or ']' after array "
+            "element, found 'x'\n"
+            '  {"b":1,"a":[1,{"z":1},2x]}\n'
+            "                         ^\n"
+            "jbx: error: <stdin>:3:15: invalid literal, expected 'true'\n"
+            '  {"f":1,"e":tru}\n'
+            "                ^\n")
+
+
 def nested(depth, last_first):
     """depth objects, each {"b": level, "a": the next}, keys in the order
     given; level 0 is the innermost."""
