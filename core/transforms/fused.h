@@ -499,7 +499,8 @@ class FusedFeatures final : public Handler {
     // dead_key() tells its values apart. A name without a backslash that
     // goes the general way in a live object (`general`) has its size with
     // kLiveName: raw_key() takes it with a null and, when raw_dates_, with
-    // a date (raw_date()).
+    // a date (raw_date()). A name longer than kShortName has kLongName
+    // too: raw_key() compares it out of line.
     std::size_t raw_size = SIZE_MAX;
     // The bits of the bytes past the name among its first 16.
     std::uint32_t past_name = 0;
@@ -586,6 +587,9 @@ class FusedFeatures final : public Handler {
   /// is the name of `c`, a key of `s` without a backslash, of `size` bytes.
   static bool raw_name(const Shape& s, const CachedKey& c, std::string_view raw,
                        std::size_t size);
+  /// raw_name() for the size c.raw_size: never true for a name with
+  /// kLongName (or kLiveName), so the first 16 bytes are all it compares.
+  static bool raw_short_name(const CachedKey& c, std::string_view raw);
   /// raw_key() for `c`, a key of o's clean shape just read (the next one),
   /// which has no backslash and a step that may be live: in a deferred
   /// object, taken with its string value (`value()`) when a rule selects
@@ -600,7 +604,7 @@ class FusedFeatures final : public Handler {
   [[gnu::always_inline]] bool raw_live_key(Open& o, CachedKey& c, char first,
                                            const Value& value, Flow& f);
   /// raw_key() for a name it does not take as the next key of o's clean
-  /// shape: raw_live_key(), or raw_later_key().
+  /// shape: a long name, raw_live_key(), or raw_later_key().
   template <class Value>
   [[gnu::noinline]] bool raw_other_key(Open& o, std::string_view raw,
                                        char first, const Value& value, Flow& f);
@@ -724,6 +728,10 @@ class FusedFeatures final : public Handler {
   static constexpr std::size_t kMaxShapeKeys = 1024;
   // In CachedKey::raw_size: a name raw_key() takes only with some values.
   static constexpr std::size_t kLiveName = std::size_t{1} << 40;
+  // In CachedKey::raw_size: a name longer than raw_key() compares inline
+  // (kShortName bytes), which raw_other_key() compares.
+  static constexpr std::size_t kLongName = std::size_t{1} << 41;
+  static constexpr std::size_t kShortName = 16;
   // raw_later_key(): the most members in a row an object may leave out
   // and still follow its shape.
   static constexpr std::ptrdiff_t kAbsentRun = 16;

@@ -420,7 +420,7 @@ template <class Value>
     if (o.next == o.stop) return false;
     // Bytes equal to a name without a backslash have none either.
     CachedKey& c = *o.next;
-    if (!raw_name(*o.shape, c, raw, c.raw_size)) [[unlikely]] {
+    if (!raw_short_name(c, raw)) [[unlikely]] {
       return raw_other_key(o, raw, first, value, f);
     }
     f = dead_key(o, c, raw, first);
@@ -440,12 +440,17 @@ bool FusedFeatures<Next>::raw_other_key(Open& o, std::string_view raw,
                                         char first, const Value& value,
                                         Flow& f) {
   // Out of raw_key(), which every key goes through, so that the keys it
-  // takes pay nothing for these: a date's key, or a key further on (the
-  // members between are absent from this object).
+  // takes pay nothing for these: a name longer than it compares, a date's
+  // key, or a key further on (the members between are absent from this
+  // object).
   CachedKey& c = *o.next;
-  if (c.raw_size == (raw.size() | kLiveName) &&
+  if ((c.raw_size & ~(kLiveName | kLongName)) == raw.size() &&
       raw_name(*o.shape, c, raw, raw.size())) {
-    return raw_live_key(o, c, first, value, f);
+    if ((c.raw_size & kLiveName) != 0) {
+      return raw_live_key(o, c, first, value, f);
+    }
+    f = dead_key(o, c, raw, first);  // a long name
+    return true;
   }
   return raw_later_key(o, raw, first, value, f);
 }
@@ -476,7 +481,7 @@ bool FusedFeatures<Next>::raw_later_key(Open& o, std::string_view raw,
     absent->dropped = o.serial;
   }
   o.next = q;
-  if (q->raw_size == q->size) {
+  if ((q->raw_size & ~kLongName) == q->size) {
     f = dead_key(o, *q, raw, first);
     return true;
   }
@@ -799,6 +804,29 @@ template <class Next>
          std::memcmp(raw.data() + 16, s.names.data() + c.at + 16, n - 16) == 0;
 #else
   return same_name(s, c, raw);
+#endif
+}
+
+template <class Next>
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_short_name(
+    const CachedKey& c, std::string_view raw) {
+  if (raw.size() != c.raw_size) return false;
+#if defined(__SSE2__)
+  // The name's 16 bytes at most in one comparison (16 are readable).
+  const __m128i v =
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw.data()));
+  const __m128i w =
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(c.words.data()));
+  const auto equal =
+      static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, w)));
+  return (equal | c.past_name) == 0xFFFF;
+#else
+  std::uint64_t w0 = 0;
+  std::uint64_t w1 = 0;
+  std::memcpy(&w0, raw.data(), 8);
+  std::memcpy(&w1, raw.data() + 8, 8);
+  return raw.size() <= 8 ? (w0 & c.last_mask) == c.words[0]
+                         : w0 == c.words[0] && (w1 & c.last_mask) == c.words[1];
 #endif
 }
 
@@ -1164,6 +1192,7 @@ void FusedFeatures<Next>::reshape(Open& o) {
     c.live = !dead;
     c.general = c.live && (c.date_selects || !null_rules_);
     c.raw_size = !plain ? SIZE_MAX : c.general ? c.size | kLiveName : c.size;
+    if (plain && c.size > kShortName) c.raw_size |= kLongName;
   }
 }
 
