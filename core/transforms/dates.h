@@ -74,7 +74,9 @@ class DateFormatter {
       datetime::DatePattern::kFormatIsoRoom, datetime::kIsoInstantBound);
   /// format_iso_text() at `out`, which has room for kIsoTextRoom bytes:
   /// the end, or nullptr.
-  char* format_iso_to(std::string_view iso, char* out) const {
+  /// (Always inline: the JSON reader's kernels call it.)
+  [[gnu::always_inline]] char* format_iso_to(std::string_view iso,
+                                             char* out) const {
     if (f_.kind == DateFormat::Kind::pattern) {
       return f_.pattern.format_iso_text(iso, fixed_state_.offset, out);
     }
