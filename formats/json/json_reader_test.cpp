@@ -267,6 +267,24 @@ BOOST_AUTO_TEST_CASE(what_stage_1_refuses_after_a_document_is_not_its_own) {
   BOOST_TEST(read_all(cases[0].first, jbx::JsonMode::stream, true, Recorder(),
                       1024, &kTinyChunks)
                  .events == events);
+  // A token longer than a chunk (a string near the document's end) makes
+  // the chunk grow, past the document: its end is looked for in all that
+  // stage 1 was given, more than a chunk and a half.
+  const std::string long_doc =
+      "{\"a\": [1, 2], \"t\": \"" + std::string(40, 'x') + "\", \"n\": null}";
+  const std::string text = long_doc + " [] \"\"!\x9c]";
+  const Outcome o = read_both(text, jbx::JsonMode::stream);
+  BOOST_TEST(o.error == "syntax@" + std::to_string(long_doc.size() + 6) +
+                            ": expected whitespace or end of input after the "
+                            "document, found '!'");
+  // Both documents before the error are read whole, in chunks too.
+  const Outcome scalar = read_all(text, jbx::JsonMode::stream, false);
+  BOOST_TEST(scalar.events.ends_with("} | [ ] | s: "), scalar.events);
+  for (const auto* chunks : {&kTinyChunks, &kChunksAhead}) {
+    BOOST_TEST(
+        read_all(text, jbx::JsonMode::stream, true, Recorder(), 1024, chunks)
+            .events == scalar.events);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(json_lines_report_every_bad_line_and_go_on) {

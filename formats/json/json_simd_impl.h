@@ -1331,22 +1331,24 @@ class Engine final : public SimdEngine, Chunks {
   static bool reserve(Parser& parser, std::size_t len);
   Code index(const char* doc, std::size_t doc_len, std::size_t from,
              std::uint32_t open, Chunk& c) override;
-  // index() of a chunk that stage 1 refused: when the document ends in
+  // index() of a chunk that stage 1 refused, `tried` bytes at most (a
+  // chunk grows when it has too few tokens): when the document ends in
   // it, the chunk is indexed again up to the document's end and the
   // whitespace after it, as the last one, and SUCCESS. What follows is
   // then the caller's to read, as the next document or trailing content,
   // as when the document is indexed whole.
   Code index_to_end(const char* doc, std::size_t doc_len, std::size_t from,
-                    std::uint32_t open, Chunk& c);
+                    std::uint32_t open, std::size_t tried, Chunk& c);
   // Indexes the chunk at doc[from] with `parser`, on either thread. With
   // a slot, the chunk's text is read into it (`text`, when it fits). A
   // chunk that would reach past `cut` ends there instead, with all of its
   // tokens, when the text before it is whole (Pieces: an item is likely
   // to begin there, after a comma).
+  // `tried`, when given, is set to the most bytes stage 1 was given.
   Code index_with(Parser& parser, const char* doc, std::size_t doc_len,
                   std::size_t from, std::uint32_t& tokens, bool& final,
-                  char* slot, const char*& text,
-                  std::size_t cut = SIZE_MAX) const;
+                  char* slot, const char*& text, std::size_t cut = SIZE_MAX,
+                  std::size_t* tried = nullptr) const;
 
   // A mapped file's chunks are read through the file (SimdProgress::
   // copy()) into slots that are used again, chunk after chunk: on a
@@ -1376,6 +1378,7 @@ class Engine final : public SimdEngine, Chunks {
     bool final = false;
     char* slot = nullptr;
     const char* text = nullptr;
+    std::size_t tried = 0;
   };
   static void index_ahead(void* engine);
 
@@ -1603,6 +1606,7 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
                    std::uint32_t open, Chunk& c) {
   settle();
   Code err = simdjson::SUCCESS;
+  std::size_t tried = 0;
   ++seq_;
   if (ahead_.doc == doc && ahead_.from == from && ahead_.doc_len == doc_len) {
     // The chunk indexed ahead, in next_: its index becomes the walk's.
@@ -1611,16 +1615,17 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
     c.tokens = ahead_.tokens;
     c.final = ahead_.final;
     c.text = ahead_.text;
+    tried = ahead_.tried;
   } else {
     // (In the slot the worker had, if any: nothing else uses it.)
     err = index_with(stage1_, doc, doc_len, from, c.tokens, c.final, slot(seq_),
-                     c.text, cut_);
+                     c.text, cut_, &tried);
   }
   ahead_.doc = nullptr;
   c.end = doc_len;
   if (err && err != simdjson::MEMALLOC) {
     // Invalid UTF-8 or an unclosed string may follow the document.
-    if (index_to_end(doc, doc_len, from, open, c) == simdjson::SUCCESS) {
+    if (index_to_end(doc, doc_len, from, open, tried, c) == simdjson::SUCCESS) {
       err = simdjson::SUCCESS;
     }
   }
@@ -1638,7 +1643,8 @@ Code Engine::index(const char* doc, std::size_t doc_len, std::size_t from,
                    0,
                    false,
                    slot(seq_ + 1),
-                   nullptr};
+                   nullptr,
+                   0};
     worker_.start(&Engine::index_ahead, this);
   }
   // (After the worker is started: the writer may write to the sink.)
@@ -1656,12 +1662,14 @@ void Engine::FirstPart::run(void* part) {
 }
 
 Code Engine::index_to_end(const char* doc, std::size_t doc_len,
-                          std::size_t from, std::uint32_t open, Chunk& c) {
+                          std::size_t from, std::uint32_t open,
+                          std::size_t tried, Chunk& c) {
   // Where the containers open at doc[from] (a token's start: outside any
-  // string) close, within the largest chunk indexed at once.
+  // string) close, within the chunk refused (or the largest chunk indexed
+  // at once).
   const char* p = doc + from;
-  const std::size_t n =
-      std::min(doc_len - from, chunking_.chunk + chunking_.chunk / 2);
+  const std::size_t n = std::min(
+      doc_len - from, std::max(tried, chunking_.chunk + chunking_.chunk / 2));
   std::size_t e = skim_close(std::string_view(p, n), 0, open);
   if (e == std::string_view::npos) return simdjson::TAPE_ERROR;
   while (e < n && is_ws(p[e])) ++e;
@@ -1683,7 +1691,7 @@ void Engine::index_ahead(void* engine) {
   Ahead& a = e.ahead_;
   try {
     a.err = e.index_with(e.next_, a.doc, a.doc_len, a.from, a.tokens, a.final,
-                         a.slot, a.text);
+                         a.slot, a.text, SIZE_MAX, &a.tried);
   } catch (...) {
     a.err = simdjson::MEMALLOC;  // (the task must not throw)
   }
@@ -1691,7 +1699,8 @@ void Engine::index_ahead(void* engine) {
 
 Code Engine::index_with(Parser& parser, const char* doc, std::size_t doc_len,
                         std::size_t from, std::uint32_t& tokens, bool& final,
-                        char* slot, const char*& text, std::size_t cut) const {
+                        char* slot, const char*& text, std::size_t cut,
+                        std::size_t* tried) const {
   const char* p = doc + from;
   const std::size_t rest = doc_len - from;
   // What the first try below reads (the rest, if it is the last chunk),
@@ -1717,6 +1726,7 @@ Code Engine::index_with(Parser& parser, const char* doc, std::size_t doc_len,
     return simdjson::MEMALLOC;
   }
   const auto stage1 = [&](std::size_t len, simdjson::stage1_mode mode) {
+    if (tried != nullptr) *tried = std::max(*tried, len);
     if (!reserve(parser, len)) return simdjson::MEMALLOC;
     return parser->stage1(reinterpret_cast<const std::uint8_t*>(p), len, mode);
   };
