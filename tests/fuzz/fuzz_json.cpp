@@ -17,6 +17,10 @@
 //   in chunks indexed ahead (where a top-level array is counted in two
 //   halves, one on each thread, and streamed) are the bytes written from
 //   the scalar parser, or the same error.
+// - on a valid input, --sort-keys (SortKeys, which holds each top-level
+//   object as a tape of its events) sends the events of a value tree whose
+//   members were sorted, stably, by key.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -29,9 +33,11 @@
 
 #include "core/error.h"
 #include "core/sink.h"
+#include "core/sort_keys.h"
 #include "core/source.h"
 #include "core/transforms/fused_test_util.h"
 #include "core/transforms/nulls.h"
+#include "core/value.h"
 #include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_fused.h"
 #include "formats/json/json_reader.h"
@@ -181,6 +187,8 @@ void check_features(const std::string& text);
 
 void check_binary(const std::string& text);
 
+void check_sort_keys(const std::string& text);
+
 [[noreturn]] void fail(const char* what) {
   std::fprintf(stderr, "fuzz_json: %s\n", what);
   std::abort();
@@ -233,7 +241,45 @@ void check(const std::string& text, jbx::JsonMode mode) {
   if (mode == jbx::JsonMode::stream) {
     check_features(text);
     check_binary(text);
+    check_sort_keys(text);
   }
+}
+
+// The model of --sort-keys: each object's members sorted, stably.
+void sort_tree(jbx::Value& v) {
+  if (v.type == jbx::Value::Type::object) {
+    std::stable_sort(
+        v.members.begin(), v.members.end(),
+        [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& m : v.members) sort_tree(m.second);
+  } else if (v.type == jbx::Value::Type::array) {
+    for (jbx::Value& item : v.items) sort_tree(item);
+  }
+}
+
+void check_sort_keys(const std::string& text) {
+  Recorder sorted;
+  Recorder model;
+  for (const bool tape : {true, false}) {
+    auto src = jbx::Source::from_memory("fuzz", text);
+    jbx::ReadOptions ro;
+    ro.max_depth = 64;
+    jbx::JsonReader reader(*src, ro, jbx::JsonMode::stream);
+    if (tape) {
+      jbx::SortKeys sort(sorted);
+      while (reader.read_document(sort)) {
+      }
+      continue;
+    }
+    jbx::TreeBuilder tree;
+    while (reader.read_document(tree)) {
+      jbx::Value v = tree.take();
+      sort_tree(v);
+      jbx::replay(v, model);
+      model.end_document();
+    }
+  }
+  if (sorted.log != model.log) fail("sort-keys differs from a sorted tree");
 }
 
 // Compact JSON out of --empty-as-null in front of the features `f` (none
