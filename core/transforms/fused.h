@@ -590,6 +590,9 @@ class FusedFeatures final : public Handler {
   /// raw_name() for the size c.raw_size: never true for a name with
   /// kLongName (or kLiveName), so the first 16 bytes are all it compares.
   static bool raw_short_name(const CachedKey& c, std::string_view raw);
+  /// Whether the first 16 bytes of `raw` (readable), a name as long as
+  /// c's, are c's, the bytes past the name left out.
+  static bool raw_head(const CachedKey& c, std::string_view raw);
   /// raw_key() for `c`, a key of o's clean shape just read (the next one),
   /// which has no backslash and a step that may be live: in a deferred
   /// object, taken with its string value (`value()`) when a rule selects

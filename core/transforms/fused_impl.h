@@ -786,33 +786,10 @@ template <class Next>
 }
 
 template <class Next>
-[[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_name(
-    const Shape& s, const CachedKey& c, std::string_view raw,
-    std::size_t size) {
-  const std::size_t n = raw.size();
-  if (n != size) return false;
-#if defined(__SSE2__)
-  // The first 16 bytes in one comparison (16 are readable).
-  const __m128i v =
-      _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw.data()));
-  const __m128i w =
-      _mm_loadu_si128(reinterpret_cast<const __m128i*>(c.words.data()));
-  const auto equal =
-      static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, w)));
-  if ((equal | c.past_name) != 0xFFFF) return false;
-  return n <= 16 ||
-         std::memcmp(raw.data() + 16, s.names.data() + c.at + 16, n - 16) == 0;
-#else
-  return same_name(s, c, raw);
-#endif
-}
-
-template <class Next>
-[[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_short_name(
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_head(
     const CachedKey& c, std::string_view raw) {
-  if (raw.size() != c.raw_size) return false;
 #if defined(__SSE2__)
-  // The name's 16 bytes at most in one comparison (16 are readable).
+  // In one comparison.
   const __m128i v =
       _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw.data()));
   const __m128i w =
@@ -825,9 +802,27 @@ template <class Next>
   std::uint64_t w1 = 0;
   std::memcpy(&w0, raw.data(), 8);
   std::memcpy(&w1, raw.data() + 8, 8);
-  return raw.size() <= 8 ? (w0 & c.last_mask) == c.words[0]
-                         : w0 == c.words[0] && (w1 & c.last_mask) == c.words[1];
+  const std::size_t n = raw.size();
+  if (n <= 8) return (w0 & c.last_mask) == c.words[0];
+  if (n <= 16) return w0 == c.words[0] && (w1 & c.last_mask) == c.words[1];
+  return w0 == c.words[0] && w1 == c.words[1];
 #endif
+}
+
+template <class Next>
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_name(
+    const Shape& s, const CachedKey& c, std::string_view raw,
+    std::size_t size) {
+  const std::size_t n = raw.size();
+  if (n != size || !raw_head(c, raw)) return false;
+  return n <= 16 ||
+         std::memcmp(raw.data() + 16, s.names.data() + c.at + 16, n - 16) == 0;
+}
+
+template <class Next>
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::raw_short_name(
+    const CachedKey& c, std::string_view raw) {
+  return raw.size() == c.raw_size && raw_head(c, raw);
 }
 
 template <class Next>
