@@ -65,21 +65,31 @@ class Log final : public jbx::Handler {
   std::string text;
   std::string skip_key, stop_key;  // keys answered with skip or stop
   bool skip_arrays = false;
+  // Containers opened inside this many others are answered with skip
+  // (-1: none): the sender must go on after the whole of each.
+  int skip_arrays_from = -1;
+  int skip_objects_from = -1;
 
   jbx::Flow begin_object() override {
     text += "{";
-    return jbx::Flow::visit;
+    return opened(skip_objects_from);
   }
   jbx::Flow key(std::string_view k) override { return named("k", k); }
   jbx::Flow escape_free_key(std::string_view k) override {
     return named("f", k);
   }
-  void end_object() override { text += "}"; }
+  void end_object() override {
+    text += "}";
+    --depth_;
+  }
   jbx::Flow begin_array() override {
     text += "[";
-    return skip_arrays ? jbx::Flow::skip : jbx::Flow::visit;
+    return skip_arrays ? jbx::Flow::skip : opened(skip_arrays_from);
   }
-  void end_array() override { text += "]"; }
+  void end_array() override {
+    text += "]";
+    --depth_;
+  }
   void null_value() override { text += "n "; }
   void bool_value(bool b) override { text += b ? "t " : "f "; }
   void int_value(std::int64_t v) override {
@@ -114,6 +124,13 @@ class Log final : public jbx::Handler {
   void end_document() override { text += "|"; }
 
  private:
+  int depth_ = 0;  // containers open
+
+  jbx::Flow opened(int skip_from) {
+    if (skip_from >= 0 && depth_ >= skip_from) return jbx::Flow::skip;
+    ++depth_;
+    return jbx::Flow::visit;
+  }
   jbx::Flow named(const char* kind, std::string_view k) {
     text += kind + std::string(k) + ":";
     if (k == skip_key) return jbx::Flow::skip;
@@ -304,6 +321,21 @@ BOOST_AUTO_TEST_CASE(skip_and_stop_from_the_next_handler) {
   BOOST_TEST(stopping.text.substr(0, stopping.text.find('|')) == "{fa:x3 fb:");
   BOOST_TEST(stopping.text.find("fd:") == std::string::npos);
   BOOST_TEST((sort2.begin_object() == jbx::Flow::stop));
+}
+
+BOOST_AUTO_TEST_CASE(skipped_containers_inside_arrays_passed_whole) {
+  // An array's elements are sent one after another: after one the next
+  // handler skips, the next element is the one after all of it.
+  Log arrays;
+  arrays.skip_arrays_from = 2;
+  jbx::SortKeys sort(arrays);
+  sorted_events(sort, R"({"a":[[1,{"q":1}],2,[3],{"y":1,"x":2}],"b":0})");
+  BOOST_TEST(arrays.text == "{fa:[[x2 [{fx:x2 fy:x1 }]fb:x0 }|");
+  Log objects;
+  objects.skip_objects_from = 2;
+  jbx::SortKeys sort2(objects);
+  sorted_events(sort2, R"({"b":[{"z":[1]},2,{"y":1}],"a":0})");
+  BOOST_TEST(objects.text == "{fa:x0 fb:[{x2 {]}|");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
