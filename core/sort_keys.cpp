@@ -335,6 +335,7 @@ bool SortKeys::send() {
   members_.clear();
   if (send_value(0) == kNone) return false;
   while (!frames_.empty()) {
+    const std::size_t index = frames_.size() - 1;
     Frame& top = frames_.back();
     std::size_t at = kNone;
     if (top.object) {
@@ -359,9 +360,12 @@ bool SortKeys::send() {
         continue;
       }
       at = top.next;
-      top.next = skip_value(at);
     }
-    if (send_value(at) == kNone) return false;
+    // (send_value() may push a frame: `top` is not used after it.)
+    const std::size_t end = send_value(at);
+    if (end == kNone) return false;
+    // An element's end is where the next element starts.
+    if (!frames_[index].object) frames_[index].next = end;
   }
   return true;
 }

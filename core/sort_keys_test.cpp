@@ -283,6 +283,55 @@ BOOST_AUTO_TEST_CASE(every_kind_of_event_kept) {
              "kj:x1.50 fk:stext fl:b3 km:T0,-86400,5,3600,Europe/Paris,3 }|");
 }
 
+BOOST_AUTO_TEST_CASE(every_kind_of_element_in_an_array) {
+  // An array's elements follow one another on the tape: each kind must end
+  // where the next begins.
+  Log log;
+  jbx::SortKeys sort(log);
+  const std::uint8_t raw[2] = {1, 2};
+  jbx::Timestamp t;
+  t.kind = jbx::Timestamp::Kind::local_date;
+  t.seconds = 86400;
+  t.zone = "UTC";
+  jbx::Annotation tag;
+  tag.kind = jbx::Annotation::Kind::cbor_tag;
+  tag.tag = 1;
+  sort.begin_object();
+  sort.key("b");
+  sort.begin_array();
+  sort.timestamp_value(t);
+  sort.bytes_value(raw);
+  sort.string_value("s");
+  sort.number_text("1e400");
+  sort.double_value(-2.5);
+  sort.uint_value(9);
+  sort.int_value(-9);
+  sort.bool_value(true);
+  sort.bool_value(false);
+  sort.null_value();
+  sort.annotation(tag);
+  sort.int_value(4);
+  sort.begin_object();
+  sort.key("y");
+  sort.null_value();
+  sort.key("x");
+  sort.begin_array();
+  sort.end_array();
+  sort.end_object();
+  sort.begin_array();
+  sort.int_value(5);
+  sort.end_array();
+  sort.string_value("last");
+  sort.end_array();
+  sort.key("a");
+  sort.int_value(0);
+  sort.end_object();
+  sort.end_document();
+  BOOST_TEST(log.text ==
+             "{ka:i0 kb:[T2,86400,0,0,UTC,9 b2 ss x1e400 d-2.500000 u9 i-9 "
+             "t f n @1 i4 {kx:[]ky:n }[i5 ]slast ]}|");
+}
+
 BOOST_AUTO_TEST_CASE(deep_nesting_sent_without_recursion) {
   // Far deeper than a recursive sender's stack would take.
   constexpr int kDepth = 200000;
