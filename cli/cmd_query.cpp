@@ -328,15 +328,13 @@ int run_query(const Args& args) {
     }
     std::unique_ptr<Reader> reader;
     // JSON Lines: a bad line is reported and the next line is read; in any
-    // other input an error ends that input.
-    bool lines = false;
+    // other input (binary ones with --lines too) an error ends that input.
     for (bool more = true; more && selector.active();) {
       try {
         if (!reader) {
           ReadOptions in_ro = ro;
           const FormatSpec& in_format = input_format(*src, args);
           if (&in_format == &kJsonLinesFormat) in_ro.lines = true;
-          lines = in_ro.lines;
           reader = make_reader(*src, in_format, in_ro);
         }
         while (selector.active() && reader->read_document(selector)) {
@@ -352,7 +350,7 @@ int run_query(const Args& args) {
         sink.flush();
         report_error(e, src.get(), reader.get());
         any_error = true;
-        more = lines && reader != nullptr;
+        more = reader != nullptr && reader->goes_on_after_error();
       }
     }
     // Nothing more is read: the reader's large blocks are left to the exit.

@@ -111,7 +111,7 @@ int run_validate(const Args& args) {
         report(e, src.get(), reader.get());
         // JSON Lines: every bad line is reported; elsewhere the first
         // error ends the input.
-        if (!ro.lines || e.code == Errc::io) break;
+        if (!reader->goes_on_after_error() || e.code == Errc::io) break;
       }
     }
     if (!bad && documents == 0 && !ro.lines) {

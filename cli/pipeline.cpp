@@ -351,8 +351,9 @@ int Pipeline::run_to(Sink& sink, bool to_terminal,
     }
     std::unique_ptr<Reader> reader;
     // JSON Lines: a bad line is reported and skipped and the next one is
-    // read, as in query and validate; in any other input an error ends
-    // that input. Either way the exit status says something went wrong.
+    // read, as in query and validate; in any other input (binary ones
+    // with --lines too) an error ends that input. Either way the exit
+    // status says something went wrong.
     bool lines = false;
     for (bool more = true; more;) {
       try {
@@ -384,7 +385,7 @@ int Pipeline::run_to(Sink& sink, bool to_terminal,
         any_error = true;
         // The chain may be in the middle of a document: start afresh.
         build();
-        more = more && lines && reader != nullptr;
+        more = more && reader != nullptr && reader->goes_on_after_error();
       }
     }
     // The reader and the input go next, and nothing more is read: their

@@ -24,6 +24,10 @@ class Reader {
   /// Throws Error (syntax, unexpected_end, invalid_utf8, depth_limit, ...)
   /// with the byte offset of the problem.
   virtual bool read_document(Handler& out) = 0;
+  /// True when, after read_document() threw, the next call goes on with
+  /// the input past the error (a JSON Lines reader: the next line). Else an
+  /// error ends the input, and it is not read again.
+  virtual bool goes_on_after_error() const { return false; }
 };
 
 /// A format's writer: a Handler that encodes into a Sink.

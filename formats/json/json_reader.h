@@ -33,6 +33,7 @@ class JsonReader final : public Reader {
   /// call goes on with the following line. In the other modes an error
   /// ends the input (the next call returns false).
   bool read_document(Handler& out) override;
+  bool goes_on_after_error() const override { return mode_ == JsonMode::lines; }
 
   /// The line holding the last error's offset, for messages in lines mode
   /// (the whole input is not kept there). `number` is 1-based, `start` the

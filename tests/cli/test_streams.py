@@ -108,6 +108,34 @@ def memory_flat(fmt):
     return check
 
 
+# A document after a good one whose string claims more bytes than are
+# left. --lines asks for one output document per line; only JSON Lines go
+# on past a bad line: in a binary sequence the error ends the input, once
+# (not the same error again and again, from a file or a pipe).
+BAD_SECOND = {
+    "cbor": (b"\x01\x7a\xff\xff\xff\xf0abc",
+             "@1: text string of 4294967280 bytes exceeds the input "
+             "(3 bytes left)"),
+    "msgpack": (b"\x01\xdb\xff\xff\xff\xf0abc",
+                "@9: unexpected end of input in str32: 4294967280 bytes "
+                "declared, 3 left"),
+    "jsonb": (b"\x01\x79\x2fab",
+              "@1: string length 47 exceeds the 2 bytes left"),
+}
+for fmt, (data, message) in BAD_SECOND.items():
+    for name, args, out, code in (
+            ("fmt", ["fmt", "--lines"], "1\n", 2),
+            ("convert", ["convert", "-t", "json", "--lines"], "1\n", 2),
+            ("query", ["query", "--lines", "$"], "1\n", 2),
+            ("validate", ["validate", "--lines"], "", 1)):
+        case("%s_%s_lines_error_ends_the_input" % (fmt, name),
+             args + ["bad." + fmt], files={"bad." + fmt: data}, stdout=out,
+             stderr="jbx: error: bad.%s%s\n" % (fmt, message), code=code)
+        case("%s_%s_lines_error_ends_stdin" % (fmt, name),
+             args + ["-f", fmt], stdin=data, stdout=out,
+             stderr="jbx: error: <stdin>%s\n" % message, code=code)
+
+
 for fmt in FORMATS:
     case("%s_sequence_in_bounded_memory" % fmt, ["--version"], stdout=None,
          check=memory_flat(fmt))
