@@ -703,8 +703,11 @@ class JsonbReader::Impl {
         break;
       case 0xab: {  // TIMESTAMP_MILLIS
         const auto ms = static_cast<std::int64_t>(be(8, "timestamp", at));
-        ts.seconds = ms / 1000 - (ms % 1000 < 0 ? 1 : 0);
-        ts.nanos = static_cast<std::uint32_t>(ms - ts.seconds * 1000) * 1000000;
+        // Floored, without overflow at the ends of the range.
+        const std::int64_t rem = ms % 1000;
+        ts.seconds = ms / 1000 - (rem < 0 ? 1 : 0);
+        ts.nanos =
+            static_cast<std::uint32_t>(rem < 0 ? rem + 1000 : rem) * 1000000;
         ts.precision = 3;
         break;
       }

@@ -169,6 +169,11 @@ BOOST_AUTO_TEST_CASE(dates_are_timestamps) {
   BOOST_TEST(events("aa 07e8050607080900 4f2b30383a3030 "
                     "aa 07e8050607080900 56417369612f5368616e67686169") ==
              "t0:1714950489.0,|t1:1714979289.0@Asia/Shanghai,|");
+  // Milliseconds at the ends of the range: floored, without overflow.
+  BOOST_TEST(
+      events("ab 8000000000000000 ab 7fffffffffffffff ab ffffffffffffffff") ==
+      "t0:-9223372036854776.192000000,|t0:9223372036854775.807000000,|"
+      "t0:-1.999000000,|");
   const Error e = read_error(unhex("a9 07e8 0d 01"));
   BOOST_TEST(e.message == "invalid month 13");
   BOOST_TEST(e.offset.value() == 0u);

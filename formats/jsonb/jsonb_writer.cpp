@@ -463,10 +463,14 @@ void JsonbWriter::timestamp_value(const Timestamp& t) {
   }
   // java.util.Date when the source carries milliseconds at most (spec 14
   // writer rules), else Instant.
+  // Before 1970 with a fraction, as (seconds + 1) * 1000 less the rest, so
+  // that the least millisecond, -2^63, is reached without overflowing.
+  const std::int64_t milli = nanos / 1'000'000;
+  const bool up = t.seconds < 0 && milli > 0;
   std::int64_t ms = 0;
   if (t.precision <= 3 && nanos % 1'000'000 == 0 &&
-      !__builtin_mul_overflow(t.seconds, 1000, &ms) &&
-      !__builtin_add_overflow(ms, nanos / 1'000'000, &ms)) {
+      !__builtin_mul_overflow(t.seconds + (up ? 1 : 0), 1000, &ms) &&
+      !__builtin_add_overflow(ms, up ? milli - 1000 : milli, &ms)) {
     constexpr std::int64_t kMin = std::numeric_limits<std::int32_t>::min();
     constexpr std::int64_t kMax = std::numeric_limits<std::int32_t>::max();
     if (ms % 1000 == 0 && t.seconds >= kMin && t.seconds <= kMax) {

@@ -215,6 +215,15 @@ BOOST_AUTO_TEST_CASE(dates_become_date_tags) {
   t.nanos = 123000000;
   BOOST_TEST(written([&](Handler& h) { h.timestamp_value(t); }) ==
              "ab0000018bcfe5687b");
+  // Before 1970 with a fraction: down to the least millisecond, -2^63.
+  t.seconds = -1;
+  t.nanos = 1000000;
+  BOOST_TEST(written([&](Handler& h) { h.timestamp_value(t); }) ==
+             "abfffffffffffffc19");
+  t.seconds = -9223372036854776;
+  t.nanos = 192000000;
+  BOOST_TEST(written([&](Handler& h) { h.timestamp_value(t); }) ==
+             "ab8000000000000000");
   t.seconds = 4102444800;
   t.nanos = 0;
   BOOST_TEST(written([&](Handler& h) { h.timestamp_value(t); }) ==
