@@ -132,12 +132,6 @@ void append_offset(std::string& out, std::int32_t off, bool colon,
 
 // ---- calendar ---------------------------------------------------------------
 
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-  std::int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
 namespace {
 
 // Neri and Schneider's calendar algorithms ("Euclidean affine functions

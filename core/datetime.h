@@ -29,8 +29,11 @@ CivilDate civil_from_days(std::int64_t days);
 int weekday_from_days(std::int64_t days);
 /// 28..31.
 int days_in_month(std::int64_t year, int month);
-/// Floor division and modulo for seconds-to-days splits of negative times.
-std::int64_t floor_div(std::int64_t a, std::int64_t b);
+/// Floor division, for seconds-to-days splits of negative times.
+inline std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+  const std::int64_t q = a / b;
+  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
 
 /// What a zone says about one instant.
 struct ZoneState {

@@ -60,6 +60,45 @@ BOOST_AUTO_TEST_CASE(civil_days_round_trip_and_known_dates) {
   BOOST_TEST(dt::days_in_month(2000, 2) == 29);
 }
 
+// Years beyond +-30000 take Hinnant's algorithms instead of Neri and
+// Schneider's: each day's date follows the day before's across the seams,
+// far out, and both ways round. Binary writers and the JSON writer use
+// these for every date they write.
+BOOST_AUTO_TEST_CASE(civil_days_continue_across_algorithms) {
+  const auto next_day = [](const dt::CivilDate& c) {
+    if (c.day < dt::days_in_month(c.year, c.month)) {
+      return dt::CivilDate{c.year, c.month, c.day + 1};
+    }
+    if (c.month < 12) return dt::CivilDate{c.year, c.month + 1, 1};
+    return dt::CivilDate{c.year + 1, 1, 1};
+  };
+  const std::int64_t seam = dt::days_from_civil(30000, 1, 1);
+  for (const std::int64_t start :
+       {seam - 800, -seam - 800, std::int64_t{-3} * 146097 * 1000000,
+        std::int64_t{146097} * 1000000}) {
+    dt::CivilDate c = dt::civil_from_days(start);
+    for (std::int64_t d = start; d < start + 1600; ++d) {
+      const dt::CivilDate got = dt::civil_from_days(d);
+      BOOST_TEST_REQUIRE(got.year == c.year);
+      BOOST_TEST_REQUIRE(got.month == c.month);
+      BOOST_TEST_REQUIRE(got.day == c.day);
+      BOOST_TEST_REQUIRE(dt::days_from_civil(c.year, c.month, c.day) == d);
+      c = next_day(c);
+    }
+  }
+  // 400 Gregorian years are 146097 days.
+  BOOST_TEST(dt::days_from_civil(30000, 3, 1) -
+                 dt::days_from_civil(29600, 3, 1) ==
+             146097);
+  BOOST_TEST(dt::days_from_civil(-29999, 3, 1) -
+                 dt::days_from_civil(-30399, 3, 1) ==
+             146097);
+  BOOST_TEST(dt::floor_div(-1, 86400) == -1);
+  BOOST_TEST(dt::floor_div(-86400, 86400) == -1);
+  BOOST_TEST(dt::floor_div(86399, 86400) == 0);
+  BOOST_TEST(dt::floor_div(INT64_MIN, 1000) == INT64_MIN / 1000 - 1);
+}
+
 BOOST_AUTO_TEST_CASE(offsets_parse) {
   BOOST_TEST(*dt::parse_offset("+08:00") == 28800);
   BOOST_TEST(*dt::parse_offset("-0530") == -19800);

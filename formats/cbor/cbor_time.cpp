@@ -3,52 +3,13 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/datetime.h"
+
 namespace jbx::cbor::detail {
 
 namespace {
 
 constexpr std::int64_t kSecondsPerDay = 86400;
-
-// Howard Hinnant's days_from_civil / civil_from_days (proleptic Gregorian).
-std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2 ? 1 : 0;
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
-}
-
-struct Civil {
-  std::int64_t year;
-  unsigned month;
-  unsigned day;
-};
-
-Civil civil_from_days(std::int64_t z) {
-  z += 719468;
-  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const std::int64_t y = static_cast<std::int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-  return {y + (m <= 2 ? 1 : 0), m, d};
-}
-
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-  const std::int64_t q = a / b;
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
-unsigned days_in_month(std::int64_t y, unsigned m) {
-  static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30,
-                                       31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && leap ? 29 : kDays[m - 1];
-}
 
 // Reads exactly `n` digits at text[pos..].
 bool digits(std::string_view text, std::size_t pos, std::size_t n,
@@ -68,8 +29,13 @@ bool parse_date(std::string_view text, std::int64_t& days) {
       !digits(text, 5, 2, m) || text[7] != '-' || !digits(text, 8, 2, d)) {
     return false;
   }
-  if (m < 1 || m > 12 || d < 1 || d > days_in_month(y, m)) return false;
-  days = days_from_civil(y, m, d);
+  const auto month = static_cast<int>(m);
+  const auto day = static_cast<int>(d);
+  if (month < 1 || month > 12 || day < 1 ||
+      day > datetime::days_in_month(y, month)) {
+    return false;
+  }
+  days = datetime::days_from_civil(y, month, day);
   return true;
 }
 
@@ -98,15 +64,15 @@ void append_fraction(std::string& out, std::uint32_t nanos,
 }
 
 bool append_date(std::string& out, std::int64_t days) {
-  const Civil c = civil_from_days(days);
+  const datetime::CivilDate c = datetime::civil_from_days(days);
   if (c.year < 0 || c.year > 9999) return false;
   const auto y = static_cast<unsigned>(c.year);
   append2(out, y / 100);
   append2(out, y % 100);
   out.push_back('-');
-  append2(out, c.month);
+  append2(out, static_cast<unsigned>(c.month));
   out.push_back('-');
-  append2(out, c.day);
+  append2(out, static_cast<unsigned>(c.day));
   return true;
 }
 
@@ -194,7 +160,7 @@ std::optional<std::string> format_rfc3339(const Timestamp& t) {
     return std::nullopt;
   }
   const std::int64_t local = t.seconds + t.offset_seconds;
-  const std::int64_t days = floor_div(local, kSecondsPerDay);
+  const std::int64_t days = datetime::floor_div(local, kSecondsPerDay);
   std::string out;
   if (!append_date(out, days)) return std::nullopt;
   out.push_back('T');
@@ -216,7 +182,7 @@ std::optional<std::string> format_local(const Timestamp& t) {
   if (t.seconds < -62167219200 - 86400 || t.seconds > 253402300800 + 86400) {
     return std::nullopt;
   }
-  const std::int64_t days = floor_div(t.seconds, kSecondsPerDay);
+  const std::int64_t days = datetime::floor_div(t.seconds, kSecondsPerDay);
   const std::int64_t rest = t.seconds - days * kSecondsPerDay;
   std::string out;
   if (t.kind != Timestamp::Kind::local_time) {

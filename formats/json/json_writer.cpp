@@ -9,6 +9,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/datetime.h"
 #include "core/error.h"
 
 namespace jbx {
@@ -130,31 +131,13 @@ inline char* put_u16(char* p, unsigned cp) {
   return p + 6;
 }
 
-// Days since 1970-01-01 to a civil date (H. Hinnant's algorithm).
-void civil_from_days(std::int64_t z, std::int64_t& y, unsigned& m,
-                     unsigned& d) {
-  z += 719468;
-  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  y = static_cast<std::int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp < 10 ? mp + 3 : mp - 9;
-  if (m <= 2) ++y;
-}
-
 void append_2(std::string& s, unsigned v) {
   s += static_cast<char>('0' + v / 10);
   s += static_cast<char>('0' + v % 10);
 }
 
 void append_date(std::string& s, std::int64_t days) {
-  std::int64_t y = 0;
-  unsigned m = 0;
-  unsigned d = 0;
-  civil_from_days(days, y, m, d);
+  const auto [y, m, d] = datetime::civil_from_days(days);
   char buf[32];
   if (y >= 0 && y <= 9999) {
     const auto uy = static_cast<unsigned>(y);
@@ -169,9 +152,9 @@ void append_date(std::string& s, std::int64_t days) {
     s.append(buf, r.ptr);
   }
   s += '-';
-  append_2(s, m);
+  append_2(s, static_cast<unsigned>(m));
   s += '-';
-  append_2(s, d);
+  append_2(s, static_cast<unsigned>(d));
 }
 
 void append_time(std::string& s, std::int64_t secs_of_day,
@@ -201,12 +184,6 @@ void append_time(std::string& s, std::int64_t secs_of_day,
     s += '.';
     s.append(buf, static_cast<std::size_t>(digits));
   }
-}
-
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-  std::int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
 }
 
 }  // namespace
@@ -693,17 +670,18 @@ void JsonWriter::timestamp_value(const Timestamp& t) {
   std::string s;
   switch (t.kind) {
     case Timestamp::Kind::local_date:
-      append_date(s, floor_div(t.seconds, 86400));
+      append_date(s, datetime::floor_div(t.seconds, 86400));
       break;
     case Timestamp::Kind::local_time:
-      append_time(s, t.seconds - floor_div(t.seconds, 86400) * 86400, t.nanos);
+      append_time(s, t.seconds - datetime::floor_div(t.seconds, 86400) * 86400,
+                  t.nanos);
       break;
     case Timestamp::Kind::local_date_time:
     case Timestamp::Kind::instant: {
       std::int64_t secs = t.seconds;
       const bool offset = t.kind == Timestamp::Kind::instant && t.has_offset;
       if (offset) secs += t.offset_seconds;
-      const std::int64_t days = floor_div(secs, 86400);
+      const std::int64_t days = datetime::floor_div(secs, 86400);
       append_date(s, days);
       s += 'T';
       append_time(s, secs - days * 86400, t.nanos);

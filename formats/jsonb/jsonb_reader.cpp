@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "core/datetime.h"
 #include "core/error.h"
 #include "formats/binary_text.h"
 #include "formats/json/json_writer.h"
@@ -703,9 +704,9 @@ class JsonbReader::Impl {
         break;
       case 0xab: {  // TIMESTAMP_MILLIS
         const auto ms = static_cast<std::int64_t>(be(8, "timestamp", at));
-        // Floored, without overflow at the ends of the range.
+        // Floored; ms - seconds * 1000 would overflow at -2^63.
+        ts.seconds = datetime::floor_div(ms, 1000);
         const std::int64_t rem = ms % 1000;
-        ts.seconds = ms / 1000 - (rem < 0 ? 1 : 0);
         ts.nanos =
             static_cast<std::uint32_t>(rem < 0 ? rem + 1000 : rem) * 1000000;
         ts.precision = 3;

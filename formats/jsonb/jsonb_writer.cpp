@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/datetime.h"
 #include "core/error.h"
 #include "formats/jsonb/jsonb_number.h"
 #include "formats/patched_buffer.h"
@@ -21,29 +22,6 @@ bool ascii8(const char* p) {
   std::uint64_t w;
   std::memcpy(&w, p, 8);
   return (w & 0x8080808080808080u) == 0;
-}
-
-struct Civil {
-  std::int64_t year;
-  unsigned month;
-  unsigned day;
-};
-
-Civil civil_from_days(std::int64_t z) {
-  z += 719468;
-  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const std::int64_t y = static_cast<std::int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-  return {y + (m <= 2), m, d};
-}
-
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
 
 // Decodes one code point of UTF-8 at s[i] (valid by the event contract;
@@ -397,10 +375,10 @@ void JsonbWriter::bytes_value(std::span<const std::uint8_t> bytes) {
 // second, INT nanos.
 void JsonbWriter::put_local(std::int64_t seconds, std::uint32_t nanos,
                             bool with_date, std::uint8_t tag) {
-  const std::int64_t days = floor_div(seconds, 86400);
+  const std::int64_t days = datetime::floor_div(seconds, 86400);
   const std::int64_t sod = seconds - days * 86400;
   if (with_date) {
-    const Civil c = civil_from_days(days);
+    const datetime::CivilDate c = datetime::civil_from_days(days);
     const std::int64_t lo = tag == 0xa9 ? -32768 : 0;
     if (c.year < lo || c.year > 32767) {
       throw Error(
