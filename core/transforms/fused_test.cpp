@@ -384,6 +384,33 @@ BOOST_AUTO_TEST_CASE(records_that_leave_out_members_follow_their_shape) {
       docs, {{}, {"$[*].createdAt", "$[*].paidAt"}, {"$.createdAt"}});
 }
 
+BOOST_AUTO_TEST_CASE(records_that_leave_out_long_runs_of_members) {
+  // raw_later_key() looks kAbsentRun (16) members ahead: runs of absent
+  // members on either side of that, first, in the middle and last, before
+  // a date, a null and a name that a rename would make collide with an
+  // absent member, come out as the separate transforms make them.
+  const auto record = [](int from, int to, const std::string& tail) {
+    std::string r = "{";
+    for (int i = 0; i < 24; ++i) {
+      if (i >= from && i < to) continue;
+      r += fmt::format("\"keyNo{}\":{},", i, i % 5 == 0 ? "null" : "1");
+    }
+    return r + tail + "}";
+  };
+  const std::string date = R"("createdAt":"2024-01-31T23:00:00-05:00")";
+  std::vector<std::string> docs;
+  for (const int run : {14, 15, 16, 17, 18, 23}) {
+    for (const int from : {0, 1, 24 - run}) {
+      std::string doc = "[" + record(0, 0, date) + ",";
+      doc += record(from, from + run, date) + ",";
+      doc += record(from, from + run, R"("key_no3":5,)" + date) + ",";
+      doc += record(0, 0, date) + "]";
+      docs.push_back(std::move(doc));
+    }
+  }
+  check_same_with_features(docs, {{}, {"$[*].createdAt"}});
+}
+
 BOOST_AUTO_TEST_CASE(collisions_found_in_large_objects) {
   // Beyond the members searched one by one, names are indexed.
   for (const bool camel_first : {false, true}) {
