@@ -96,22 +96,6 @@ void append_utf8(std::string& out, char32_t cp) {
   }
 }
 
-std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
-}
-
-unsigned days_in_month(std::int64_t y, unsigned m) {
-  static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30,
-                                       31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && leap ? 29 : kDays[m - 1];
-}
-
 // "Z", "+08:00", "-05:30", "+08", "+05:30:15": Java ZoneOffset ids.
 bool parse_offset_id(std::string_view z, std::int32_t& seconds) {
   if (z == "Z") {
@@ -635,11 +619,13 @@ class JsonbReader::Impl {
     if (month < 1 || month > 12) {
       fail(Errc::syntax, fmt::format("invalid month {}", month), at);
     }
-    if (day < 1 || day > days_in_month(year, month)) {
+    if (day < 1 || day > static_cast<unsigned>(datetime::days_in_month(
+                             year, static_cast<int>(month)))) {
       fail(Errc::syntax,
            fmt::format("invalid day {:04}-{:02}-{:02}", year, month, day), at);
     }
-    return days_from_civil(year, month, day);
+    return datetime::days_from_civil(year, static_cast<int>(month),
+                                     static_cast<int>(day));
   }
 
   std::uint32_t nanos() {
