@@ -365,6 +365,9 @@ class FusedFeatures final : public Handler {
   [[gnu::noinline]] void styled_number(std::string_view text);
   template <class V>
   void styled_value(V v);
+  /// int_value(), uint_value() and double_value().
+  template <class V>
+  [[gnu::always_inline]] void number_value(V v);
   // The general ways of values outside the direct containers: inline
   // where every value takes them (no kDirect), else out of line
   // (*_slowly()), so that the reader's kernel, which inlines the direct

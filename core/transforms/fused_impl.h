@@ -1602,7 +1602,8 @@ void FusedFeatures<Next>::styled_value(V v) {
 }
 
 template <class Next>
-void FusedFeatures<Next>::int_value(std::int64_t v) {
+template <class V>
+[[gnu::always_inline]] inline void FusedFeatures<Next>::number_value(V v) {
   if (kDirect && direct_scalar()) {
     styled_value(v);
     return;
@@ -1613,34 +1614,21 @@ void FusedFeatures<Next>::int_value(std::int64_t v) {
     styled_value(v);
   }
   value_end();
+}
+
+template <class Next>
+void FusedFeatures<Next>::int_value(std::int64_t v) {
+  number_value(v);
 }
 
 template <class Next>
 void FusedFeatures<Next>::uint_value(std::uint64_t v) {
-  if (kDirect && direct_scalar()) {
-    styled_value(v);
-    return;
-  }
-  if (selected()) {
-    on_number(detail::number_text(v));
-  } else if (release()) {
-    styled_value(v);
-  }
-  value_end();
+  number_value(v);
 }
 
 template <class Next>
 void FusedFeatures<Next>::double_value(double v) {
-  if (kDirect && direct_scalar()) {
-    styled_value(v);
-    return;
-  }
-  if (selected()) {
-    on_number(detail::number_text(v));
-  } else if (release()) {
-    styled_value(v);
-  }
-  value_end();
+  number_value(v);
 }
 
 template <class Next>
