@@ -929,13 +929,18 @@ template <class Next>
 inline void FusedFeatures<Next>::find_key(std::string_view name, bool plain,
                                           Renamed& out) {
   Open& o = *top_;
-  // Only names that stay valid are taken from the cache: the result
-  // points at them.
-  if (o.following && plain) {
+  if (o.following) {
     std::vector<CachedKey>& keys = o.shape->keys;
     if (o.next != keys.data() + keys.size()) {
       CachedKey& c = *o.next;
-      if (same_name(*o.shape, c, name)) {
+      // A name valid for the call only (a binary reader's) has no bytes
+      // readable past it for same_name(), and the result must outlive the
+      // call: the shape's copy of the name stands for it.
+      if (plain ? same_name(*o.shape, c, name)
+                : name.size() == c.size &&
+                      std::memcmp(name.data(), o.shape->names.data() + c.at,
+                                  name.size()) == 0) {
+        if (!plain) name = name_of(o.shape->names, c);
         ++o.next;
         if (!o.shape->clean) o.stop = o.next;
         if (live_ != nullptr) live_->on_key(name, c.step);
@@ -1280,9 +1285,9 @@ Flow FusedFeatures<Next>::general_key(std::string_view name, bool plain) {
     return f;
   }
   // Hold the key until its value shows whether the member is dropped.
-  // Names that outlive this call (plain ones, renamed ones) are held as
-  // views; others are copied.
-  if (!keys_ && !plain) {
+  // Names that outlive this call (plain ones, renamed ones, a shape's) are
+  // held as views; others are copied.
+  if (!keys_ && !plain && k.name.data() == name.data()) {
     key_copy_.assign(name);
     k = Renamed{key_copy_, key_copy_, nullptr};
   }
