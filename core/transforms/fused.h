@@ -680,6 +680,14 @@ class FusedFeatures final : public Handler {
                                         bool renamed);
   /// Renames `name` and enters it in the tracker, through the cache.
   void find_key(std::string_view name, bool plain, Renamed& out);
+  /// Whether `name` is that of `c`, a key of `s` (same_name() for a plain
+  /// one).
+  [[gnu::always_inline]] static bool is_key(const Shape& s, const CachedKey& c,
+                                            std::string_view name, bool plain);
+  /// For find_key(), a key of o's clean shape a little past the next one,
+  /// named `name`: the members between are absent. Else null.
+  [[gnu::noinline]] CachedKey* later_key(Open& o, std::string_view name,
+                                         bool plain);
   /// find_key() for a key that is not the shape's next one.
   void find_new_key(Open& o, std::string_view name, bool plain, Renamed& out);
   /// The object stops following its shape at its current key.

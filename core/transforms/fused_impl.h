@@ -932,16 +932,14 @@ inline void FusedFeatures<Next>::find_key(std::string_view name, bool plain,
   if (o.following) {
     std::vector<CachedKey>& keys = o.shape->keys;
     if (o.next != keys.data() + keys.size()) {
-      CachedKey& c = *o.next;
-      // A name valid for the call only (a binary reader's) has no bytes
-      // readable past it for same_name(), and the result must outlive the
-      // call: the shape's copy of the name stands for it.
-      if (plain ? same_name(*o.shape, c, name)
-                : name.size() == c.size &&
-                      std::memcmp(name.data(), o.shape->names.data() + c.at,
-                                  name.size()) == 0) {
+      CachedKey* q = o.next;
+      if (!is_key(*o.shape, *q, name, plain)) q = later_key(o, name, plain);
+      if (q != nullptr) {
+        CachedKey& c = *q;
+        // The result must outlive the call: for a name valid for the call
+        // only, the shape's copy of it stands for it.
         if (!plain) name = name_of(o.shape->names, c);
-        ++o.next;
+        o.next = q + 1;
         if (!o.shape->clean) o.stop = o.next;
         if (live_ != nullptr) live_->on_key(name, c.step);
         out.name = name;
@@ -954,6 +952,40 @@ inline void FusedFeatures<Next>::find_key(std::string_view name, bool plain,
     }
   }
   find_new_key(o, name, plain, out);
+}
+
+template <class Next>
+[[gnu::always_inline]] inline bool FusedFeatures<Next>::is_key(
+    const Shape& s, const CachedKey& c, std::string_view name, bool plain) {
+  // A name valid for the call only (a binary reader's) has no bytes
+  // readable past it for same_name().
+  return plain ? same_name(s, c, name)
+               : name.size() == c.size &&
+                     std::memcmp(name.data(), s.names.data() + c.at,
+                                 name.size()) == 0;
+}
+
+template <class Next>
+typename FusedFeatures<Next>::CachedKey* FusedFeatures<Next>::later_key(
+    Open& o, std::string_view name, bool plain) {
+  // As raw_later_key(): an object that leaves out members of its clean
+  // shape follows it on from the key read, when that is one of the next
+  // kAbsentRun after the one expected (keys are unique in a clean shape,
+  // so this is the only place it can be); the members passed over count as
+  // dropped ones.
+  if (!o.shape->clean) return nullptr;
+  CachedKey* const stop = o.shape->keys.data() + o.shape->keys.size();
+  CachedKey* const end =
+      stop - o.next > kAbsentRun + 1 ? o.next + kAbsentRun + 1 : stop;
+  for (CachedKey* q = o.next + 1; q != end; ++q) {
+    if (is_key(*o.shape, *q, name, plain)) {
+      for (CachedKey* absent = o.next; absent != q; ++absent) {
+        absent->dropped = o.serial;
+      }
+      return q;
+    }
+  }
+  return nullptr;
 }
 
 template <class Next>
