@@ -1234,12 +1234,16 @@ template <class Next>
   // The next key of a clean shape: renamed, matched and checked for
   // collisions when the shape was recorded. The rest is out of line, so
   // that this test costs little for the keys it does not take.
-  if (fast_keys_ && plain) {
+  // (A name valid for the call only is compared without reading past
+  // it, and the shape's copy of it stands for it.)
+  if (fast_keys_) {
     Open& o = *top_;
     if (o.next != o.stop) [[likely]] {
       CachedKey& c = *o.next;
-      if (same_name(*o.shape, c, name)) return hold_next(o, c, name);
-    } else if (o.shape == nullptr) {
+      if (is_key(*o.shape, c, name, plain)) {
+        return hold_next(o, c, plain ? name : name_of(o.shape->names, c));
+      }
+    } else if (o.shape == nullptr && plain) {
       return unshaped_key(name);
     }
   }
