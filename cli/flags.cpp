@@ -154,7 +154,9 @@ constexpr FlagSpec kFlags[] = {
      "How JSON decimals are written to binary formats: as doubles (the "
      "default), or exact as JSONB BigDecimal and CBOR tag 4. A decimal "
      "beyond the range of a double (1E400) stays exact in JSONB; CBOR "
-     "refuses it unless exact, and MessagePack follows \\flag{lossy}.",
+     "refuses it unless exact, and MessagePack follows \\flag{lossy}. "
+     "Exact has no negative zero: -0.0 is written as a double, keeping its "
+     "sign.",
      kDecimalsChoices, Completion::choice, kConvert | kQuery},
     {"lossy", 0, "POLICY", "conversion",
      "Inexact numbers: error, string, nearest",

@@ -3,8 +3,8 @@
 //  - integers: major types 0/1 <-> int64/uint64; beyond 64 bits, bignums
 //    (tags 2/3) <-> exact number text. Decimals read from JSON become
 //    float64 (shortest exact float in --canonical mode), or tag 4 decimal
-//    fractions with WriteOptions::exact_decimals; tags 4 and 5 read as
-//    exact decimal text.
+//    fractions with WriteOptions::exact_decimals (a negative zero, which
+//    they lack, as float -0.0); tags 4 and 5 read as exact decimal text.
 //  - tag 0 (RFC 3339 text, offset kept) and tag 1 (epoch seconds) <->
 //    instants; tags 1004/100 <-> local dates; other local dates and times
 //    are written as ISO 8601 text (CBOR has no tag for them).

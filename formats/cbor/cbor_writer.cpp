@@ -374,6 +374,13 @@ void CborWriter::number_text(std::string_view text) {
   }
   if (int_end == std::string_view::npos) return integer_text(negative, s);
   if (opts_.exact_decimals) {
+    // A decimal fraction has no negative zero: -0.0 keeps its sign as a
+    // float (its scale, which zero's value does not show, is not kept).
+    if (negative &&
+        int_digits.find_first_not_of('0') == std::string_view::npos &&
+        frac.find_first_not_of('0') == std::string_view::npos) {
+      return float_value(-0.0);
+    }
     return decimal_fraction(negative, int_digits, frac, exp);
   }
   double d = 0;

@@ -161,6 +161,11 @@ BOOST_AUTO_TEST_CASE(writes_decimals_as_decimal_fractions_when_exact) {
   BOOST_TEST(number("12345678901234567890123.5", exact()) ==
              "c48220c24a1a249b1f10a06c96aff3");
   BOOST_TEST(number("42", exact()) == "182a");
+  // No decimal fraction is a negative zero: the float keeps the sign.
+  BOOST_TEST(number("-0.0", exact()) == "fb8000000000000000");
+  BOOST_TEST(number("-0.000e-9", exact()) == "fb8000000000000000");
+  BOOST_TEST(number("0.00", exact()) == "c4822100");
+  BOOST_TEST(number("-0.01", exact()) == "c4822120");
   BOOST_TEST(number_error("1e1000000000000000000", exact()) ==
              "unsupported: exponent of number is too large for a CBOR "
              "decimal fraction");

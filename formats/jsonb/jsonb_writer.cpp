@@ -54,6 +54,16 @@ char32_t next_cp(std::string_view s, std::size_t& i) {
   return cp;
 }
 
+// A JSON decimal that is zero with a minus sign: -0.0, -0e5.
+bool is_negative_zero(std::string_view text) {
+  if (text.empty() || text[0] != '-') return false;
+  for (const char c : text.substr(1)) {
+    if (c == 'e' || c == 'E') break;
+    if (c != '0' && c != '.') return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 JsonbWriter::JsonbWriter(Sink& out, const WriteOptions& o)
@@ -272,7 +282,8 @@ void JsonbWriter::number_text(std::string_view text) {
     put_bigint(text.substr(negative ? 1 : 0), negative);
     return;
   }
-  if (!opt_.exact_decimals) {
+  if (!opt_.exact_decimals || is_negative_zero(text)) {
+    // (BigDecimal has no negative zero: -0.0 keeps its sign as a double.)
     double d = 0;
     const auto r = std::from_chars(text.data(), text.data() + text.size(), d);
     // Out of double's range: the exact form instead of an infinity or a

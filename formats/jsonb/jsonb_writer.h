@@ -28,7 +28,8 @@ namespace jbx {
 /// integers in the family fastjson2's JSON parser gives them, BigInteger
 /// beyond int64; decimals as double, or as BigDecimal with
 /// WriteOptions::exact_decimals (and always when the double would overflow
-/// or underflow to an infinity or zero the text does not say); double ->
+/// or underflow to an infinity or zero the text does not say), but a
+/// negative zero, which BigDecimal lacks, as the double -0.0; double ->
 /// fastjson2's double forms, except that -0.0 keeps its sign (fastjson2
 /// writes 0.0); strings -> Latin-1 tags when every character is at most
 /// U+00FF, else fastjson2's UTF-16LE / UTF-8 choice; bytes -> binary;

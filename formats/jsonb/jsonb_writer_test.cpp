@@ -49,6 +49,9 @@ BOOST_AUTO_TEST_CASE(json_sourced_vectors_match_fastjson2_byte_for_byte) {
       "j_double_overflow",
       // a fraction (BigDecimal) and an exponent (double) in one document
       "j_arr_mixed",
+      // -0.0: fastjson2 writes BigDecimal 0.0, dropping the sign; jbx the
+      // double -0.0, as for doubles
+      "j_dec_neg_0_0",
   };
 
   int total = 0;
@@ -78,7 +81,7 @@ BOOST_AUTO_TEST_CASE(json_sourced_vectors_match_fastjson2_byte_for_byte) {
                                         << " with exact decimals, "
                                         << same_either << " either way");
   BOOST_TEST(total == 79);
-  BOOST_TEST(same_either == 71);
+  BOOST_TEST(same_either == 70);
 }
 
 BOOST_AUTO_TEST_CASE(every_vector_round_trips_through_jbx_jsonb) {
@@ -131,6 +134,11 @@ BOOST_AUTO_TEST_CASE(decimals_are_doubles_unless_exact) {
   BOOST_TEST(from_json("1e0", true) == "b8e1");
   BOOST_TEST(from_json("-0.001", true) == "b903ff");
   BOOST_TEST(from_json("12345678901.123456", true) == "b906be002bdc545d699980");
+  // BigDecimal has no negative zero: the double keeps the sign.
+  BOOST_TEST(from_json("-0.0", true) == "b58000000000000000");
+  BOOST_TEST(from_json("-0E+7", true) == "b58000000000000000");
+  BOOST_TEST(from_json("0.00", true) == "b90200");
+  BOOST_TEST(from_json("-0.01", true) == "b902ff");
   // Out of double's range: exact even by default, never an infinity.
   BOOST_TEST(from_json("1E400") == "b9367001");
   BOOST_TEST(from_json("[1e400]", false) != from_json("[1e308]", false));

@@ -81,6 +81,9 @@ case("bignums_read_back_exactly", ["convert", "-f", "cbor", "-c"],
 case("decimals_exact_are_decimal_fractions",
      ["convert", "-t", "cbor", "--decimals=exact"], stdin="[1.50, 0.1]",
      stdout=h("82 c482 21 1896 c482 20 01"))
+case("decimals_exact_negative_zero_is_a_float",
+     ["convert", "-t", "cbor", "--decimals=exact"], stdin="[-0.0,0.0]",
+     stdout=h("82 fb8000000000000000 c482 20 00"))
 case("decimal_fractions_keep_their_spelling", ["convert", "-f", "cbor", "-c"],
      stdin=h("82 c482 21 1896 c482 20 01"), stdout="[1.50,0.1]\n")
 case("decimals_default_to_float64", ["convert", "-t", "cbor"], stdin="0.1",

@@ -205,6 +205,17 @@ for fmt in ("jsonb", "cbor"):
                                          "123456789012345678901234567890.5,"
                                          "-0.00250]\n"))
 
+# BigDecimal and decimal fractions have no negative zero: the sign is kept
+# as a double, zero without a sign stays exact.
+case("decimals_exact_jsonb_negative_zero",
+     ["convert", "-t", "jsonb", "--decimals=exact"], stdin="[-0.0,-0e5,0.00]",
+     stdout=bytes.fromhex("97 b58000000000000000 b58000000000000000 b90200"))
+for fmt in ("jsonb", "cbor"):
+    case("decimals_exact_%s_negative_zero_and_back" % fmt,
+         ["convert", "-t", fmt, "--decimals=exact"],
+         stdin="[-0.0,-0.000,-0E-7,0.0,-1.5]", stdout=None,
+         check=lambda d, out, err: _back(d, out, "[-0.0,-0.0,-0.0,0.0,-1.5]\n"))
+
 
 def _back(d, data, want):
     code, out, err = jbx_run(["convert", "-c"], stdin=data, cwd=d)

@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from decimal import Decimal
 
 import cbor2
 
@@ -250,6 +251,22 @@ def main():
 
         for name in peer_bug:
             print("note: Jackson %s" % name)
+
+    # --decimals=exact: cbor2 reads decimal fractions as the Decimals the
+    # JSON spells, scale included; a negative zero, which they lack, as
+    # the float -0.0.
+    text = "[1.50,0.1,-0.0,0.00,-2.5E-3,123456789012345678901234567890.5]"
+    code, cb, err = jbx_run(["convert", "-t", "cbor", "--decimals=exact"],
+                            stdin=text.encode())
+    want = [Decimal("1.50"), Decimal("0.1"), -0.0, Decimal("0.00"),
+            Decimal("-2.5E-3"), Decimal("123456789012345678901234567890.5")]
+    if code != 0:
+        problem = err.decode()
+    else:
+        got = cbor2.loads(cb)
+        problem = None if [(type(x), str(x)) for x in got] == [
+            (type(x), str(x)) for x in want] else "%r vs %r" % (got, want)
+    verdict("cbor2", "exact decimals", problem)
     print("; ".join("%s: %d of %d conversions equal" % (k, ok, n)
                     for k, (ok, n) in counts.items()) +
           " (%d corpus files)" % len(files))
