@@ -220,6 +220,13 @@ std::string render_report(Error& e, const Source* src, const Reader* reader,
                           ErrorFormat format) {
   if (e.input.empty() && src != nullptr) e.input = src->name();
   const auto* json = dynamic_cast<const JsonReader*>(reader);
+  // The input's first byte is one no JSON text starts with (a control
+  // character or not ASCII): most likely a binary format that its content
+  // did not give away, as a JSONB scalar does not.
+  if (json != nullptr && e.offset == 0u && !e.binary &&
+      e.message.starts_with("expected a value, found byte 0x")) {
+    e.message += " (binary input? --from names its format)";
+  }
   std::string out;
   if (json != nullptr && e.offset && !e.binary && json->text().empty() &&
       json->error_line().number > 0 && *e.offset >= json->error_line().start) {

@@ -236,6 +236,16 @@ case("invalid_utf8_after_a_large_document", ["fmt", "-c", "big.json"],
      stdout=BIG + "\n",
      stderr=b"jbx: error: big.json:2:1: expected a value, found byte 0xff\n"
             b"  \xff\xff\n  ^\n")
+# A first byte that no JSON text starts with, in content that no binary
+# format claims (a JSONB string is not sniffed): the error hints at --from.
+case("binary_looking_input_hints_at_from", ["fmt"],
+     stdin=bytes.fromhex("aa07e80102030405004a5a"), code=2,
+     stderr=b"jbx: error: <stdin>:1:1: expected a value, found byte 0xaa "
+            b"(binary input? --from names its format)\n"
+            b"  \xaa?\xe8??????JZ\n  ^\n")
+case("binary_looking_input_read_with_from", ["fmt", "--from", "jsonb"],
+     stdin=bytes.fromhex("aa07e80102030405004a5a"),
+     stdout='"2024-01-02T03:04:05Z"\n')
 case("unclosed_string_after_a_large_document", ["fmt", "-c", "big.json"],
      files={"big.json": BIG + '\n"abc\n'}, code=2, stdout=BIG + "\n",
      stderr='jbx: error: big.json:2:5: unescaped control character 0x0a in '
