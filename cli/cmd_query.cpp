@@ -37,13 +37,9 @@ void print_query_error(std::string_view what, const Error& e,
   std::string msg = fmt::format("{}: {}", what, e.message);
   if (e.offset) {
     const LineCol lc = locate(text, *e.offset);
-    std::string line(lc.line_text);
-    for (char& c : line) {
-      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-    }
-    msg += fmt::format(
-        "\n  {}\n  {}^", line,
-        std::string(static_cast<std::size_t>(lc.caret_column - 1), ' '));
+    const Excerpt x = excerpt(lc.line_text, lc.line_offset, 120);
+    msg += fmt::format("\n  {}\n  {}^", x.text,
+                       std::string(static_cast<std::size_t>(x.caret - 1), ' '));
   }
   print_message("error", msg);
 }

@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <utf8proc.h>
+
 #include <algorithm>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -12,10 +15,26 @@ namespace {
 
 bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
 
+// `s` as a JSON string. A byte that is not part of valid UTF-8 (a file
+// name may have one) becomes U+FFFD, so that the line stays JSON.
 void append_json_string(std::string& out, std::string_view s) {
   out += '"';
-  for (const char ch : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
     const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x80) {
+      utf8proc_int32_t cp = 0;
+      const utf8proc_ssize_t n = utf8proc_iterate(
+          reinterpret_cast<const utf8proc_uint8_t*>(s.data() + i),
+          static_cast<utf8proc_ssize_t>(s.size() - i), &cp);
+      if (n > 0) {
+        out.append(s.substr(i, static_cast<std::size_t>(n)));
+        i += static_cast<std::size_t>(n) - 1;
+      } else {
+        out += "\\ufffd";
+      }
+      continue;
+    }
     switch (c) {
       case '"':
         out += "\\\"";
@@ -100,8 +119,90 @@ LineCol locate(std::string_view text, std::uint64_t offset) {
   if (!lc.line_text.empty() && lc.line_text.back() == '\r') {
     lc.line_text.remove_suffix(1);
   }
-  lc.caret_column = col;
+  lc.line_offset = off - line_start;
   return lc;
+}
+
+Excerpt excerpt(std::string_view line, std::size_t at, std::uint64_t max) {
+  // Only bytes near `at` can show (a line may be a whole minified
+  // document): a character takes at most 4 bytes, and all but combining
+  // marks at least a column.
+  at = std::min(at, line.size());
+  const std::size_t reach = 4 * static_cast<std::size_t>(max) + 4;
+  if (at > reach) {
+    std::size_t begin = at - reach;
+    while (begin < at &&
+           is_continuation(static_cast<unsigned char>(line[begin]))) {
+      ++begin;
+    }
+    line.remove_prefix(begin);
+    at -= begin;
+  }
+  line = line.substr(0, at + reach);
+  // Each character as the terminal shows it: its bytes, or one byte in
+  // their place, and the columns it takes.
+  struct Glyph {
+    std::size_t at;
+    std::size_t size;
+    std::uint64_t column;  // where it starts, from 0
+    char shown_as;         // '\0': its own bytes
+  };
+  std::vector<Glyph> glyphs;
+  std::uint64_t column = 0;
+  std::size_t caret = SIZE_MAX;  // the glyph that holds byte `at`
+  const auto* bytes = reinterpret_cast<const utf8proc_uint8_t*>(line.data());
+  for (std::size_t i = 0; i < line.size();) {
+    utf8proc_int32_t cp = -1;
+    const utf8proc_ssize_t n = utf8proc_iterate(
+        bytes + i, static_cast<utf8proc_ssize_t>(line.size() - i), &cp);
+    Glyph g{i, 1, column, '?'};
+    std::uint64_t width = 1;
+    if (n > 0) {
+      g.size = static_cast<std::size_t>(n);
+      if (cp == '\t') {
+        g.shown_as = ' ';
+      } else if (utf8proc_category(cp) != UTF8PROC_CATEGORY_CC &&
+                 !(cp >= 0x202A && cp <= 0x202E) &&
+                 !(cp >= 0x2066 && cp <= 0x2069)) {
+        g.shown_as = '\0';
+        width = static_cast<std::uint64_t>(utf8proc_charwidth(cp));
+      }
+    }
+    if (caret == SIZE_MAX && at < i + g.size) caret = glyphs.size();
+    glyphs.push_back(g);
+    column += width;
+    i += g.size;
+  }
+  const std::uint64_t total = column;
+  const std::uint64_t caret_column =
+      caret == SIZE_MAX ? total : glyphs[caret].column;
+  // A long line is cut so that the caret stays on screen, in the middle
+  // when it is far in.
+  std::uint64_t from = 0;
+  if (total > max && caret_column + 1 > max / 2) {
+    from = caret_column + 1 - max / 2;
+  }
+  Excerpt e;
+  e.caret = 1;
+  bool started = false;
+  std::uint64_t first = 0;
+  for (const Glyph& g : glyphs) {
+    if (g.column < from) continue;
+    if (!started) {
+      started = true;
+      first = g.column;
+    }
+    const std::uint64_t end = &g == &glyphs.back() ? total : (&g + 1)->column;
+    if (end - first > max) break;
+    if (g.shown_as != '\0') {
+      e.text += g.shown_as;
+    } else {
+      e.text.append(line.substr(g.at, g.size));
+    }
+  }
+  if (!started) first = total;
+  e.caret = 1 + (caret_column >= first ? caret_column - first : 0);
+  return e;
 }
 
 std::string render_error(const Error& e, std::string_view text) {
@@ -112,39 +213,10 @@ std::string render_error(const Error& e, std::string_view text) {
   out += '\n';
   if (e.offset && !e.binary && !text.empty()) {
     const LineCol lc = locate(text, *e.offset);
-    // Long lines are cut around the caret so it stays on screen.
-    std::string_view shown = lc.line_text;
-    std::uint64_t caret = lc.caret_column;
-    constexpr std::uint64_t kMax = 120;
-    if (shown.size() > kMax && caret > kMax / 2) {
-      std::size_t cut = static_cast<std::size_t>(caret - kMax / 2);
-      while (cut < shown.size() &&
-             is_continuation(static_cast<unsigned char>(shown[cut]))) {
-        ++cut;
-      }
-      std::uint64_t cps = 0;
-      for (std::size_t i = 0; i < cut; ++i) {
-        if (!is_continuation(static_cast<unsigned char>(shown[i]))) ++cps;
-      }
-      shown.remove_prefix(cut);
-      caret -= cps;
-    }
-    if (shown.size() > kMax) {
-      std::size_t end = kMax;
-      while (end < shown.size() &&
-             is_continuation(static_cast<unsigned char>(shown[end]))) {
-        ++end;
-      }
-      shown = shown.substr(0, end);
-    }
-    std::string line;
-    for (const char c : shown) line += (c == '\t') ? ' ' : c;
-    // Control bytes would garble the terminal; show them as '?'.
-    for (char& c : line) {
-      if (static_cast<unsigned char>(c) < 0x20) c = '?';
-    }
-    out += "  " + line + "\n";
-    out += "  " + std::string(static_cast<std::size_t>(caret - 1), ' ') + "^\n";
+    const Excerpt x = excerpt(lc.line_text, lc.line_offset, 120);
+    out += "  " + x.text + "\n";
+    out +=
+        "  " + std::string(static_cast<std::size_t>(x.caret - 1), ' ') + "^\n";
   }
   return out;
 }

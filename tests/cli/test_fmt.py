@@ -223,9 +223,26 @@ case("documents_need_whitespace_between", ["fmt", "-c"], stdin="[1][2]",
      code=2, stdout="",
      stderr="jbx: error: <stdin>:1:4: expected whitespace or end of input "
             "after the document, found '['\n  [1][2]\n     ^\n")
+# The source line shows bytes that are not UTF-8 as '?', so that stderr
+# stays UTF-8 and the caret stays under the byte.
 case("invalid_utf8", ["fmt"], stdin=b'["a\xff"]', code=2, stdout="",
-     stderr=b'jbx: error: <stdin>:1:4: invalid UTF-8 byte 0xff in string\n'
-            b'  ["a\xff"]\n     ^\n')
+     stderr='jbx: error: <stdin>:1:4: invalid UTF-8 byte 0xff in string\n'
+            '  ["a?"]\n     ^\n')
+# Wide characters take two columns on a terminal: the caret counts them so
+# (the column in the message counts code points). A bidirectional override
+# would reorder the line on screen: it shows as '?'.
+case("error_caret_under_wide_characters", ["fmt"],
+     stdin='{"name":"梁妍凯","age":x}', code=2, stdout="",
+     stderr="jbx: error: <stdin>:1:21: expected a value, found 'x'\n"
+            '  {"name":"梁妍凯","age":x}\n' + " " * 25 + "^\n")
+case("error_line_cut_in_columns", ["fmt"],
+     stdin='["' + "梁" * 100 + '",x]', code=2, stdout="",
+     stderr="jbx: error: <stdin>:1:105: expected a value, found 'x'\n"
+            "  " + "梁" * 28 + '",x]\n' + " " * 60 + "^\n")
+case("error_line_bidi_override", ["fmt"],
+     stdin='{"a":"\u202e","b":x}', code=2, stdout="",
+     stderr="jbx: error: <stdin>:1:14: expected a value, found 'x'\n"
+            '  {"a":"?","b":x}\n' + " " * 15 + "^\n")
 # A document large enough to be indexed in chunks, then bytes that are not
 # UTF-8: the document is written whole, and the error names where the bytes
 # are, as after a small document.
@@ -234,15 +251,15 @@ BIG = ('{"a":[' + ",".join('{"k":%d,"s":"%s"}' % (i, "x" * 20)
 case("invalid_utf8_after_a_large_document", ["fmt", "-c", "big.json"],
      files={"big.json": BIG.encode() + b"\n\xff\xff\n"}, code=2,
      stdout=BIG + "\n",
-     stderr=b"jbx: error: big.json:2:1: expected a value, found byte 0xff\n"
-            b"  \xff\xff\n  ^\n")
+     stderr="jbx: error: big.json:2:1: expected a value, found byte 0xff\n"
+            "  ??\n  ^\n")
 # A first byte that no JSON text starts with, in content that no binary
 # format claims (a JSONB string is not sniffed): the error hints at --from.
 case("binary_looking_input_hints_at_from", ["fmt"],
      stdin=bytes.fromhex("aa07e80102030405004a5a"), code=2,
-     stderr=b"jbx: error: <stdin>:1:1: expected a value, found byte 0xaa "
-            b"(binary input? --from names its format)\n"
-            b"  \xaa?\xe8??????JZ\n  ^\n")
+     stderr="jbx: error: <stdin>:1:1: expected a value, found byte 0xaa "
+            "(binary input? --from names its format)\n"
+            "  ?????????JZ\n  ^\n")
 case("binary_looking_input_read_with_from", ["fmt", "--from", "jsonb"],
      stdin=bytes.fromhex("aa07e80102030405004a5a"),
      stdout='"2024-01-02T03:04:05Z"\n')

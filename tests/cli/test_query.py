@@ -123,6 +123,10 @@ case("syntax_error_caret", ["query", "$.store[?@.price < ]"], stdin=BOOKS,
      stderr="jbx: error: invalid query: expected a query, a literal or a "
             "function call, found ']'\n  $.store[?@.price < ]\n"
             "                     ^\n", code=2)
+case("syntax_error_caret_after_wide_characters", ["query", "$.名字["],
+     stdin="{}", stdout="",
+     stderr="jbx: error: invalid query: expected a selector, found end of "
+            "query\n  $.名字[\n" + " " * 9 + "^\n", code=2)
 case("type_error_caret", ["query", "$[?length(@.*) > 1]"], stdin="[]",
      stdout="",
      stderr="jbx: error: invalid query: argument 1 of 'length' must be a "

@@ -34,8 +34,8 @@ case("blank_input", ["validate"], stdin=" ", code=1,
             "value\n   \n   ^\n")
 case("invalid_utf8", ["validate", "x.json"], files={"x.json": b'["\xc3("]'},
      code=1,
-     stderr=b"jbx: error: x.json:1:4: invalid UTF-8 byte 0x28 in string\n"
-            b'  ["\xc3("]\n     ^\n')
+     stderr="jbx: error: x.json:1:4: invalid UTF-8 byte 0x28 in string\n"
+            '  ["?("]\n     ^\n')
 case("lone_surrogate", ["validate"], stdin='["\\ud834"]', code=1,
      stderr="jbx: error: <stdin>:1:3: lone surrogate \\ud834 in string\n"
             "  [\"\\ud834\"]\n    ^\n")
@@ -97,6 +97,12 @@ case("error_format_json_whole_file",
      stderr='{"file":"a.json","offset":11,"line":2,"column":6,'
             '"code":"syntax","message":"invalid literal, expected \'true\'"}'
             "\n")
+# A file name that is not UTF-8 (byte 0xff): the JSON line stays JSON.
+case("error_format_json_file_name_not_utf8",
+     ["validate", "--error-format=json", "bad\udcff.json"],
+     files={"bad\udcff.json": "[1,]"}, code=1,
+     stderr='{"file":"bad\\ufffd.json","offset":3,"line":1,"column":4,'
+            '"code":"syntax","message":"trailing comma before \']\'"}\n')
 case("error_format_text", ["validate", "--error-format=text"], stdin="]",
      code=1,
      stderr="jbx: error: <stdin>:1:1: expected a value, found ']'\n"
