@@ -4,7 +4,10 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <random>
 #include <string>
+
+#include <utf8proc.h>
 
 namespace {
 
@@ -110,6 +113,38 @@ BOOST_AUTO_TEST_CASE(only_bytes_near_the_caret_are_read) {
   const auto y = excerpt(wide, wide.size() - 1, 120);
   BOOST_TEST(y.text == wide.substr(wide.size() - 1 - 29 * 3));
   BOOST_TEST(y.caret == 59u);
+}
+
+BOOST_AUTO_TEST_CASE(any_bytes_give_utf8_within_the_width) {
+  // Random lines of ASCII, CJK, combining marks, controls and stray bytes:
+  // the excerpt is valid UTF-8 without controls, at most `max` columns wide,
+  // and the caret is within it (or just past its end).
+  std::mt19937 rng(7);
+  const std::string pieces[] = {"a",   "梁",   "\xcc\x81", "\x01",
+                                "\t",  "\xff", "\xe6\xa2", "\xf0\x9f\x98\x80",
+                                "\x80"};
+  for (int round = 0; round < 2000; ++round) {
+    std::string line;
+    const int n = static_cast<int>(rng() % 300);
+    for (int i = 0; i < n; ++i) line += pieces[rng() % std::size(pieces)];
+    const std::size_t at = line.empty() ? 0 : rng() % (line.size() + 1);
+    const std::uint64_t max = 10 + rng() % 120;
+    const auto x = excerpt(line, at, max);
+    std::uint64_t width = 0;
+    const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(x.text.data());
+    for (std::size_t i = 0; i < x.text.size();) {
+      utf8proc_int32_t cp = -1;
+      const auto k = utf8proc_iterate(
+          p + i, static_cast<utf8proc_ssize_t>(x.text.size() - i), &cp);
+      BOOST_REQUIRE(k > 0);
+      BOOST_REQUIRE(cp >= 0x20);
+      width += static_cast<std::uint64_t>(utf8proc_charwidth(cp));
+      i += static_cast<std::size_t>(k);
+    }
+    BOOST_TEST(width <= max);
+    BOOST_TEST(x.caret >= 1u);
+    BOOST_TEST(x.caret <= width + 1);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(locate_gives_the_byte_in_its_line) {
