@@ -223,8 +223,24 @@ std::string_view JsonScalarParser::parse_string() {
         const unsigned char l = k == 1 ? lo : 0x80;
         const unsigned char h = k == 1 ? hi : 0xBF;
         if (cc < l || cc > h) {
-          fail(Errc::invalid_utf8, at,
-               fmt::format("invalid UTF-8 byte 0x{:02x} in string", cc));
+          // Reported at the sequence's first byte, with the bytes that
+          // cannot go together: the one read last may be good text itself.
+          std::string lead;
+          for (std::size_t b = i; b < at; ++b) {
+            lead += fmt::format(" 0x{:02x}", static_cast<unsigned char>(p_[b]));
+          }
+          // A continuation byte out of the narrower range after some
+          // leads: what the sequence would have been.
+          std::string_view why;
+          if (k == 1 && cc >= 0x80 && cc <= 0xBF) {
+            why = c == 0xED   ? " (a UTF-16 surrogate)"
+                  : c == 0xF4 ? " (above U+10FFFF)"
+                              : " (an overlong form)";
+          }
+          fail(Errc::invalid_utf8, i,
+               fmt::format("invalid UTF-8 in string: byte 0x{:02x} cannot "
+                           "follow{}{}",
+                           cc, lead, why));
         }
       }
       i += static_cast<std::size_t>(len);

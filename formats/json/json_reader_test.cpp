@@ -185,10 +185,25 @@ BOOST_AUTO_TEST_CASE(exact_error_messages_and_offsets) {
       {"[\"a\\x\"]", "syntax@3: invalid escape '\\x' in string"},
       {"\"abc", "unexpected_end@4: unexpected end of input in string"},
       {"[\"a\xFF\"]", "invalid_utf8@3: invalid UTF-8 byte 0xff in string"},
-      {"[\"\xC3\x28\"]", "invalid_utf8@3: invalid UTF-8 byte 0x28 in string"},
+      {"[\"\xC3\x28\"]",
+       "invalid_utf8@2: invalid UTF-8 in string: byte 0x28 cannot follow "
+       "0xc3"},
+      {"[\"\xE6\xA2\x28\"]",
+       "invalid_utf8@2: invalid UTF-8 in string: byte 0x28 cannot follow "
+       "0xe6 0xa2"},
       {"[\"\xC0\xAF\"]", "invalid_utf8@2: invalid UTF-8 byte 0xc0 in string"},
       {"[\"\xED\xA0\x80\"]",
-       "invalid_utf8@3: invalid UTF-8 byte 0xa0 in string"},
+       "invalid_utf8@2: invalid UTF-8 in string: byte 0xa0 cannot follow "
+       "0xed (a UTF-16 surrogate)"},
+      {"[\"\xE0\x9F\xBF\"]",
+       "invalid_utf8@2: invalid UTF-8 in string: byte 0x9f cannot follow "
+       "0xe0 (an overlong form)"},
+      {"[\"\xF4\x90\x80\x80\"]",
+       "invalid_utf8@2: invalid UTF-8 in string: byte 0x90 cannot follow "
+       "0xf4 (above U+10FFFF)"},
+      {"[\"\xF0\x9F\x98\"]",
+       "invalid_utf8@2: invalid UTF-8 in string: byte 0x22 cannot follow "
+       "0xf0 0x9f 0x98"},
       {"[01]", "syntax@1: leading zeros are not allowed in numbers"},
       {"[-01]", "syntax@1: leading zeros are not allowed in numbers"},
       {"[1.]", "syntax@3: expected a digit after the decimal point, found ']'"},

@@ -34,8 +34,9 @@ case("blank_input", ["validate"], stdin=" ", code=1,
             "value\n   \n   ^\n")
 case("invalid_utf8", ["validate", "x.json"], files={"x.json": b'["\xc3("]'},
      code=1,
-     stderr="jbx: error: x.json:1:4: invalid UTF-8 byte 0x28 in string\n"
-            '  ["?("]\n     ^\n')
+     stderr="jbx: error: x.json:1:3: invalid UTF-8 in string: byte 0x28 "
+            "cannot follow 0xc3\n"
+            '  ["?("]\n    ^\n')
 case("lone_surrogate", ["validate"], stdin='["\\ud834"]', code=1,
      stderr="jbx: error: <stdin>:1:3: lone surrogate \\ud834 in string\n"
             "  [\"\\ud834\"]\n    ^\n")

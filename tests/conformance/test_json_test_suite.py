@@ -94,11 +94,11 @@ TRANSFORM_OUTPUT = {
     "object_same_key_same_value.json": '{"a":1,"a":1}\n',
     "object_same_key_unclear_values.json": '{"a":0,"a":-0}\n',
     "string_1_escaped_invalid_codepoint.json": "!lone surrogate \\ud800",
-    "string_1_invalid_codepoint.json": "!invalid UTF-8 byte 0xa0",
+    "string_1_invalid_codepoint.json": "!byte 0xa0 cannot follow 0xed (a UTF-16 surrogate)",
     "string_2_escaped_invalid_codepoints.json": "!lone surrogate \\ud800",
-    "string_2_invalid_codepoints.json": "!invalid UTF-8 byte 0xa0",
+    "string_2_invalid_codepoints.json": "!byte 0xa0 cannot follow 0xed (a UTF-16 surrogate)",
     "string_3_escaped_invalid_codepoints.json": "!lone surrogate \\ud800",
-    "string_3_invalid_codepoints.json": "!invalid UTF-8 byte 0xa0",
+    "string_3_invalid_codepoints.json": "!byte 0xa0 cannot follow 0xed (a UTF-16 surrogate)",
     "string_with_escaped_NULL.json": '["A\\u0000B"]\n',
 }
 
