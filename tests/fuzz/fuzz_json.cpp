@@ -20,6 +20,8 @@
 // - on a valid input, --sort-keys (SortKeys, which holds each top-level
 //   object as a tape of its events) sends the events of a value tree whose
 //   members were sorted, stably, by key.
+// - an error, rendered for a terminal with its source line and caret, is
+//   valid UTF-8 without control characters but the newlines.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -30,7 +32,9 @@
 #include <string>
 
 #include <unistd.h>
+#include <utf8proc.h>
 
+#include "cli/diagnostic.h"
 #include "core/error.h"
 #include "core/sink.h"
 #include "core/sort_keys.h"
@@ -46,6 +50,24 @@
 #include "formats/msgpack/msgpack_writer.h"
 
 namespace {
+
+// What jbx prints for `e`: UTF-8 that a terminal shows as it is.
+void check_rendered(const jbx::Error& e, std::string_view text) {
+  const std::string out = jbx::cli::render_error(e, text);
+  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(out.data());
+  for (std::size_t i = 0; i < out.size();) {
+    utf8proc_int32_t cp = -1;
+    const utf8proc_ssize_t n = utf8proc_iterate(
+        p + i, static_cast<utf8proc_ssize_t>(out.size() - i), &cp);
+    if (n <= 0 ||
+        (cp != '\n' && utf8proc_category(cp) == UTF8PROC_CATEGORY_CC)) {
+      std::fprintf(stderr, "rendered error not printable at %zu:\n%s", i,
+                   out.c_str());
+      std::abort();
+    }
+    i += static_cast<std::size_t>(n);
+  }
+}
 
 class Recorder final : public jbx::Handler {
  public:
@@ -125,6 +147,7 @@ Outcome read(const std::string& text, jbx::JsonMode mode, bool simd,
     } catch (const jbx::Error& e) {
       out.error += std::to_string(static_cast<int>(e.code)) + "@" +
                    std::to_string(e.offset.value_or(0)) + ";";
+      check_rendered(e, text);
       if (mode != jbx::JsonMode::lines) break;
     }
   }
