@@ -837,6 +837,7 @@ class JsonbReader::Impl {
     for (;;) {
       if (pos_ > next_give_) [[unlikely]]
         give_back();
+      if (step != kNoStep) path_[step].has_key = false;
       if (pos_ >= n_) truncated("object", at);
       if (p_[pos_] == kObjectEnd) {
         ++pos_;
@@ -1047,12 +1048,16 @@ class JsonbReader::Impl {
     path_[steps_].index = 0;
     path_[steps_].key.clear();
     path_[steps_].key_in_input = nullptr;
+    path_[steps_].has_key = false;
     return steps_++;
   }
 
   std::string pointer() const {
     std::string p;
     for (std::size_t i = 0; i < steps_; ++i) {
+      // An object between members (its next key not read, or refused)
+      // is the place itself.
+      if (!path_[i].array && !path_[i].has_key) break;
       p.push_back('/');
       if (path_[i].array) {
         p += std::to_string(path_[i].index);
@@ -1340,8 +1345,10 @@ class JsonbReader::Impl {
     const char* key_in_input = nullptr;
     std::size_t key_size = 0;
     std::string key;
+    bool has_key = false;  // an object's: a key was read for this member
 
     void set_key(std::string_view k, const u8* input, std::size_t size) {
+      has_key = true;
       const auto at = reinterpret_cast<std::uintptr_t>(k.data()) -
                       reinterpret_cast<std::uintptr_t>(input);
       if (at <= size && k.size() <= size - at) {

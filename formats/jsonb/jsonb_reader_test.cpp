@@ -368,6 +368,13 @@ BOOST_AUTO_TEST_CASE(invalid_text_is_an_error_with_its_offset) {
   BOOST_TEST(e.pointer == "/a");
   BOOST_TEST(read_error(unhex("96 01 a6 4b 61 2f 95 80 a5")).pointer ==
              "/1/a~1/0");
+  // Between members, or in a key, the place is the object itself.
+  BOOST_TEST(read_error(unhex("a6 4a 61 96 01 02 4a 62 a6")).pointer == "/b");
+  BOOST_TEST(read_error(unhex("a6 4a 61 96 01 02 4a 62 a6 4a 63 01")).pointer ==
+             "/b");
+  BOOST_TEST(read_error(unhex("a6 4a 61 01 7a 03 61 c3 28 01 a5")).pointer ==
+             "");
+  BOOST_TEST(read_error(unhex("96 01 a6 4a 61 01")).pointer == "/1");
   // Keys transcoded from UTF-16 share a buffer: each level keeps its own.
   BOOST_TEST(read_error(unhex("a6 7c 04 62 00 2f 00 a6 7c 02 63 00 7a 01 ff"))
                  .pointer == "/b~1/c");
