@@ -17,6 +17,7 @@
 #include "formats/cbor/cbor_bignum.h"
 #include "formats/cbor/cbor_time.h"
 #include "formats/json/json_writer.h"
+#include "formats/msgpack/msgpack_text.h"
 
 namespace jbx {
 
@@ -1231,6 +1232,134 @@ class Decoder {
   std::string scratch_;
 };
 
+// The JSON Pointer of the value that holds byte `target` of the CBOR item
+// at the start of `b`, for an error there: the decoder keeps no path as it
+// reads, so the item is walked again up to that byte, in one pass over the
+// heads and lengths. An error at a map key, or in one that is not a text
+// string or an integer, names the map; one where the input ends between
+// items names the container cut short (or, in a map, the member whose
+// value is missing).
+std::string error_pointer(const std::uint8_t* b, std::size_t n,
+                          std::size_t target, std::uint32_t max_depth) {
+  struct Frame {
+    enum Kind : std::uint8_t { array, map, chunks };
+    Frame(Kind k, bool indef, std::uint64_t items)
+        : kind(k), indefinite(indef), count(items) {}
+    Kind kind;
+    bool indefinite;
+    std::uint64_t count;  // items (a map's keys and values both)
+    std::uint64_t done = 0;
+    bool named = false;  // a map: `key` names the value being read
+    std::string key;
+  };
+  std::vector<Frame> st;
+  std::size_t p = 0;
+  bool cut_short = false;  // the input ends between items
+  bool in_key = false;     // the error is inside a map key
+  const auto complete = [&st] {
+    // An item ended: its container counts it, and ends with its last one.
+    while (!st.empty()) {
+      Frame& f = st.back();
+      ++f.done;
+      if (f.indefinite || f.done < f.count) return;
+      st.pop_back();
+    }
+  };
+  while (p < target) {
+    if (p >= n) {
+      cut_short = true;
+      break;
+    }
+    const std::uint8_t ib = b[p];
+    if (ib == 0xff) {
+      // A break ends an indefinite container, which is then an item.
+      if (st.empty() || !st.back().indefinite) break;
+      ++p;
+      st.pop_back();
+      complete();
+      continue;
+    }
+    const unsigned major = ib >> 5;
+    const unsigned ai = ib & 31;
+    std::size_t size = 1;
+    if (ai >= 24 && ai <= 27) size += std::size_t{1} << (ai - 24);
+    if (ai >= 28 && ai <= 30) break;  // malformed: the error is here
+    if (n - p < size || p + size > target) break;  // in the head
+    std::uint64_t arg = ai;
+    if (ai >= 24 && ai <= 27) {
+      arg = 0;
+      for (std::size_t i = 1; i < size; ++i) arg = arg << 8 | b[p + i];
+    }
+    const bool indefinite = ai == 31;
+    Frame* top = st.empty() ? nullptr : &st.back();
+    const bool key =
+        top != nullptr && top->kind == Frame::map && top->done % 2 == 0;
+    if (major == 6) {  // a tag: the tagged item takes its place
+      p += size;
+      continue;
+    }
+    if (major == 4 || major == 5) {
+      if (key) {
+        top->named = false;  // a container as a key: no pointer token
+      }
+      if (st.size() >= max_depth) break;
+      const std::uint64_t items = major == 5 && !indefinite ? 2 * arg : arg;
+      p += size;
+      if (!indefinite && items == 0) {
+        complete();
+        continue;
+      }
+      st.emplace_back(major == 4 ? Frame::array : Frame::map, indefinite,
+                      items);
+      continue;
+    }
+    if ((major == 2 || major == 3) && indefinite) {
+      if (key) top->named = false;
+      p += size;
+      st.emplace_back(Frame::chunks, true, 0);
+      continue;
+    }
+    // A scalar, with its payload for strings.
+    std::uint64_t end = p + size;
+    if (major == 2 || major == 3) end += arg;
+    if (end > n || end > target) {
+      in_key = key;
+      break;  // the error is inside it
+    }
+    if (key) {
+      top->named = true;
+      if (major == 3) {
+        top->key.assign(reinterpret_cast<const char*>(b + p + size),
+                        static_cast<std::size_t>(arg));
+      } else if (major == 0) {
+        top->key = std::to_string(arg);
+      } else if (major == 1) {
+        top->key = "-" + cbor::detail::decimal_increment(std::to_string(arg));
+      } else {
+        top->named = false;
+      }
+    }
+    p = static_cast<std::size_t>(end);
+    complete();
+  }
+  std::string out;
+  for (std::size_t i = 0; i < st.size(); ++i) {
+    const Frame& f = st[i];
+    const bool last = i + 1 == st.size();
+    if (f.kind == Frame::chunks) break;
+    if (f.kind == Frame::array) {
+      if (last && cut_short) break;
+      out += '/';
+      out += std::to_string(f.done);
+      continue;
+    }
+    // A map: its value being read, named by its key.
+    if (f.done % 2 == 0 || !f.named || (last && in_key)) break;
+    msgpack::detail::append_pointer_token(out, f.key);
+  }
+  return out;
+}
+
 }  // namespace
 
 CborReader::CborReader(Source& in, const ReadOptions& o)
@@ -1281,7 +1410,14 @@ bool CborReader::read_document(Handler& out) {
       d.item(&out, 0);
     }
   } catch (Error& e) {
-    if (e.offset) *e.offset += pos_;  // the decoder counts from the window
+    if (e.offset) {
+      if (e.pointer.empty()) {
+        e.pointer =
+            error_pointer(reinterpret_cast<const std::uint8_t*>(w.data()),
+                          w.size(), *e.offset, opts_.max_depth);
+      }
+      *e.offset += pos_;  // the decoder counts from the window
+    }
     throw;
   }
   pos_ += d.pos();

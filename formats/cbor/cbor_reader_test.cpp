@@ -142,6 +142,47 @@ Converted to_json(const std::string& bytes, std::size_t piece,
 
 BOOST_AUTO_TEST_SUITE(cbor_reader)
 
+namespace {
+
+// The JSON Pointer of the error reading `hex`.
+std::string pointer_of(const std::string& hex) {
+  try {
+    jbx::cbor::test::read_all(unhex(hex));
+  } catch (const jbx::Error& e) {
+    return e.pointer;
+  }
+  return "no error";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(errors_name_the_value_by_its_pointer) {
+  // In an element, in a member's value, in a tagged value.
+  BOOST_TEST(pointer_of("82 01 a1 6161 f8 01") == "/1/a");
+  BOOST_TEST(pointer_of("a1 6161 82 01 c1 49") == "/a/1");
+  BOOST_TEST(pointer_of("82 6161 63 61c328") == "/1");
+  // Keys: integers as their decimal text, escaped per RFC 6901.
+  BOOST_TEST(pointer_of("a1 20 a1 62 612f 81 1c") == "/-1/a~1/0");
+  BOOST_TEST(pointer_of("a1 1903e8 a1 627e31 f8 01") == "/1000/~01");
+  // In a key, or the value of one that is no text or integer: the map.
+  BOOST_TEST(pointer_of("81 a2 6161 01 63 c32841 01") == "/0");
+  BOOST_TEST(pointer_of("a1 81 01 f8 01") == "");
+  // Indefinite lengths, and a break where an item must be.
+  BOOST_TEST(pointer_of("9f 01 a1 01 7f 6161 ff 5f") == "/2");
+  BOOST_TEST(pointer_of("a1 6161 81 ff") == "/a/0");
+  BOOST_TEST(pointer_of("bf 6161 9f 01 02 ff 6162 1c ff") == "/b");
+  // The input cut short: between items, the container; after a key, the
+  // member whose value is missing; inside a value, that value.
+  BOOST_TEST(pointer_of("a2 6161 83 01 02") == "/a");
+  BOOST_TEST(pointer_of("a2 6161 01 6162") == "/b");
+  BOOST_TEST(pointer_of("82 01 65 6162") == "/1");
+  // A container's head that claims more than the input: the container.
+  BOOST_TEST(pointer_of("a1 6162 a2 6161 01") == "/b");
+  // Nothing open: no pointer.
+  BOOST_TEST(pointer_of("81 01 ff") == "");
+  BOOST_TEST(pointer_of("1c") == "");
+}
+
 BOOST_AUTO_TEST_CASE(reads_integers_in_every_width) {
   BOOST_TEST(
       read_all(unhex("00 17 1818 190100 1a00010000 1b0000000100000000")) ==

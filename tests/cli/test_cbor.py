@@ -180,8 +180,8 @@ case("length_claiming_a_terabyte", ["convert", "-c", "t.cbor"],
             "exceeds the input (1 bytes left)\n")
 case("array_claiming_a_terabyte", ["convert", "-c", "t.cbor"],
      files={"t.cbor": h("81 9b0000010000000000 00")}, code=2, stdout=None,
-     stderr="jbx: error: t.cbor@1: array of 1099511627776 items exceeds the "
-            "input (1 bytes left)\n")
+     stderr="jbx: error: t.cbor@1: at /0: array of 1099511627776 items "
+            "exceeds the input (1 bytes left)\n")
 case("map_claiming_a_terabyte", ["validate", "t.cbor"],
      files={"t.cbor": h("bb0000010000000000 6161 01")}, code=1, stdout="",
      stderr="jbx: error: t.cbor@0: map of 1099511627776 pairs exceeds the "
@@ -189,7 +189,8 @@ case("map_claiming_a_terabyte", ["validate", "t.cbor"],
 # (stdout=None: JSON written before the error is not this test's subject.)
 case("deep_nesting", ["convert", "-c", "-f", "cbor"],
      stdin=b"\x81" * 100000 + b"\x00", code=2, stdout=None,
-     stderr="jbx: error: <stdin>@1024: nesting deeper than 1024 levels\n")
+     stderr="jbx: error: <stdin>@1024: at " + "/0" * 1024 +
+            ": nesting deeper than 1024 levels\n")
 # Bignum conversions are quadratic: a 100 kB bignum is refused at once
 # instead of costing seconds (4096 bytes, 9864 digits are the bounds).
 case("bignum_longer_than_4096_bytes", ["convert", "-c", "b.cbor"],
@@ -208,22 +209,24 @@ case("deep_nesting_of_tags", ["convert", "-c", "-f", "cbor"],
      stderr="jbx: error: <stdin>@1024: nesting deeper than 1024 levels\n")
 case("max_depth", ["validate", "-f", "cbor", "--max-depth", "3"],
      stdin=b"\x81" * 4 + b"\x00", code=1, stdout="",
-     stderr="jbx: error: <stdin>@3: nesting deeper than 3 levels\n")
+     stderr="jbx: error: <stdin>@3: at /0/0/0: nesting deeper than 3 "
+            "levels\n")
 case("invalid_utf8", ["convert", "-c", "-f", "cbor", "in.cbor"],
      files={"in.cbor": h("82 6161 63 61c328")}, code=2, stdout=None,
-     stderr="jbx: error: in.cbor@5: invalid UTF-8 in text string\n")
+     stderr="jbx: error: in.cbor@5: at /1: invalid UTF-8 in text string\n")
 case("invalid_utf8_in_a_key", ["validate", "-f", "cbor"],
      stdin=h("a1 62 eda080 00"), code=1,
      stderr="jbx: error: <stdin>@2: invalid UTF-8 in text string\n")
 case("stray_break", ["validate", "-f", "cbor"], stdin=h("82 01 ff"), code=1,
-     stderr="jbx: error: <stdin>@2: unexpected break\n")
+     stderr="jbx: error: <stdin>@2: at /1: unexpected break\n")
 case("reserved_additional_info", ["validate", "-f", "cbor"], stdin=h("1c"),
      code=1,
      stderr="jbx: error: <stdin>@0: invalid major type 0 with additional "
             "info 28\n")
 
 # Every proper prefix of a real document is an error at or before the cut.
-ERROR = re.compile(rb"^jbx: error: cut\.cbor@(\d+): (unexpected end of input"
+ERROR = re.compile(rb"^jbx: error: cut\.cbor@(\d+): (?:at /[^\n]*?: )?"
+                   rb"(unexpected end of input"
                    rb" in [a-z0-9 ]+|[a-z ]+ of \d+ (bytes|items|pairs) "
                    rb"exceeds the input \(\d+ bytes left\))\n$")
 
