@@ -1303,7 +1303,11 @@ std::string error_pointer(const std::uint8_t* b, std::size_t n,
         top->named = false;  // a container as a key: no pointer token
       }
       if (st.size() >= max_depth) break;
-      const std::uint64_t items = major == 5 && !indefinite ? 2 * arg : arg;
+      // (A count the input cannot hold is not read that far.)
+      const std::uint64_t items =
+          major == 5 && !indefinite
+              ? (arg > UINT64_MAX / 2 ? UINT64_MAX : 2 * arg)
+              : arg;
       p += size;
       if (!indefinite && items == 0) {
         complete();
@@ -1320,9 +1324,14 @@ std::string error_pointer(const std::uint8_t* b, std::size_t n,
       continue;
     }
     // A scalar, with its payload for strings.
-    std::uint64_t end = p + size;
-    if (major == 2 || major == 3) end += arg;
-    if (end > n || end > target) {
+    const bool text = major == 2 || major == 3;
+    if (text && arg > n - p - size) {
+      in_key = key;
+      break;  // cut short inside it
+    }
+    const std::size_t end =
+        p + size + (text ? static_cast<std::size_t>(arg) : 0);
+    if (end > target) {
       in_key = key;
       break;  // the error is inside it
     }
@@ -1339,7 +1348,7 @@ std::string error_pointer(const std::uint8_t* b, std::size_t n,
         top->named = false;
       }
     }
-    p = static_cast<std::size_t>(end);
+    p = end;
     complete();
   }
   std::string out;
