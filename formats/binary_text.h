@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -84,26 +85,34 @@ constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
 }
 #endif
 
-// Length of the valid UTF-8 sequence whose lead byte (>= 0x80) is s[0], or 0
-// when there is none within the n bytes left.
-inline std::size_t sequence(const std::uint8_t* s, std::size_t n) {
-  const std::uint8_t c = s[0];
+// What a lead byte (>= 0x80) starts: a sequence of `len` bytes (0: none),
+// whose second byte is within [lo, hi].
+struct Lead {
   std::size_t len = 0;
   std::uint8_t lo = 0x80;
   std::uint8_t hi = 0xbf;
+};
+constexpr Lead lead(std::uint8_t c) {
+  Lead l;
   if (c >= 0xc2 && c <= 0xdf) {
-    len = 2;
+    l.len = 2;
   } else if (c >= 0xe0 && c <= 0xef) {
-    len = 3;
-    if (c == 0xe0) lo = 0xa0;  // overlong
-    if (c == 0xed) hi = 0x9f;  // surrogates
+    l.len = 3;
+    if (c == 0xe0) l.lo = 0xa0;  // overlong
+    if (c == 0xed) l.hi = 0x9f;  // surrogates
   } else if (c >= 0xf0 && c <= 0xf4) {
-    len = 4;
-    if (c == 0xf0) lo = 0x90;  // overlong
-    if (c == 0xf4) hi = 0x8f;  // above U+10FFFF
-  } else {
-    return 0;
+    l.len = 4;
+    if (c == 0xf0) l.lo = 0x90;  // overlong
+    if (c == 0xf4) l.hi = 0x8f;  // above U+10FFFF
   }
+  return l;
+}
+
+// Length of the valid UTF-8 sequence whose lead byte (>= 0x80) is s[0], or 0
+// when there is none within the n bytes left.
+inline std::size_t sequence(const std::uint8_t* s, std::size_t n) {
+  const auto [len, lo, hi] = lead(s[0]);
+  if (len == 0) return 0;
   if (n < len || s[1] < lo || s[1] > hi) return 0;
   for (std::size_t k = 2; k < len; ++k) {
     if ((s[k] & 0xc0) != 0x80) return 0;
@@ -112,6 +121,39 @@ inline std::size_t sequence(const std::uint8_t* s, std::size_t n) {
 }
 
 }  // namespace text_scan
+
+/// What is wrong with the bytes at `s` (the `n` left of a string), where
+/// scan_text() found the first that is not UTF-8: "byte 0xff cannot start
+/// a character", "byte 0x28 cannot follow 0xc3", with why for an overlong
+/// form, a surrogate or a code point past U+10FFFF, or "the string ends
+/// inside 0xe6 0xa2". For an error message: out of line.
+[[gnu::noinline]] inline std::string describe_invalid_utf8(
+    const std::uint8_t* s, std::size_t n) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const auto hex = [](std::uint8_t b) {
+    return std::string{'0', 'x', kHex[b >> 4], kHex[b & 15]};
+  };
+  const std::uint8_t c = s[0];
+  const auto [len, lo, hi] = text_scan::lead(c);
+  if (len == 0) return "byte " + hex(c) + " cannot start a character";
+  std::string seq = hex(c);
+  for (std::size_t k = 1; k < len; ++k) {
+    if (k >= n) return "the string ends inside " + seq;
+    const std::uint8_t b = s[k];
+    const bool in_range = k == 1 ? b >= lo && b <= hi : (b & 0xc0) == 0x80;
+    if (!in_range) {
+      std::string why;
+      if (k == 1 && (b & 0xc0) == 0x80) {
+        why = c == 0xed   ? " (a UTF-16 surrogate)"
+              : c == 0xf4 ? " (above U+10FFFF)"
+                          : " (an overlong form)";
+      }
+      return "byte " + hex(b) + " cannot follow " + seq + why;
+    }
+    seq += ' ' + hex(b);
+  }
+  return "byte " + hex(c) + " cannot start a character";  // (valid)
+}
 
 /// scan_text() from s[i] on, for what its inline part does not decide.
 [[gnu::noinline]] inline TextScan scan_text_from(

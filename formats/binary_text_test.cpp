@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -52,6 +53,30 @@ BOOST_AUTO_TEST_CASE(first_special_agrees_with_a_bytewise_scan) {
     }
   }
   BOOST_TEST(bad == 0);
+}
+
+BOOST_AUTO_TEST_CASE(invalid_utf8_is_described_by_its_bytes) {
+  const auto describe = [](const std::string& bytes) {
+    return jbx::detail::describe_invalid_utf8(
+        reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  };
+  BOOST_TEST(describe("\xff") == "byte 0xff cannot start a character");
+  BOOST_TEST(describe("\x80"
+                      "a") == "byte 0x80 cannot start a character");
+  BOOST_TEST(describe("\xc1\xbf") == "byte 0xc1 cannot start a character");
+  BOOST_TEST(describe("\xc3(") == "byte 0x28 cannot follow 0xc3");
+  BOOST_TEST(describe("\xe6\xa2(") == "byte 0x28 cannot follow 0xe6 0xa2");
+  BOOST_TEST(describe("\xe0\x9f\xbf") ==
+             "byte 0x9f cannot follow 0xe0 (an overlong form)");
+  BOOST_TEST(describe("\xf0\x8f\xbf\xbf") ==
+             "byte 0x8f cannot follow 0xf0 (an overlong form)");
+  BOOST_TEST(describe("\xed\xb0\x80") ==
+             "byte 0xb0 cannot follow 0xed (a UTF-16 surrogate)");
+  BOOST_TEST(describe("\xf4\x90\x80\x80") ==
+             "byte 0x90 cannot follow 0xf4 (above U+10FFFF)");
+  BOOST_TEST(describe("\xf0\x9f\x98") ==
+             "the string ends inside 0xf0 0x9f 0x98");
+  BOOST_TEST(describe("\xe6") == "the string ends inside 0xe6");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -383,7 +383,7 @@ class Decoder {
     const std::uint8_t* s = p_;
     const detail::TextScan scan = detail::scan_text(s, n, end_);
     if (scan.invalid_at != detail::TextScan::npos) [[unlikely]] {
-      bad_utf8(s, scan.invalid_at);
+      bad_utf8(s, n, scan.invalid_at);
     }
     if (!scan.plain) plain = false;
     p_ += n;
@@ -394,8 +394,11 @@ class Decoder {
     return static_cast<std::size_t>(
         end_ - reinterpret_cast<const std::uint8_t*>(t.data()));
   }
-  [[noreturn]] void bad_utf8(const std::uint8_t* s, std::size_t at) {
-    fail(Errc::invalid_utf8, "invalid UTF-8 in text string",
+  [[noreturn]] void bad_utf8(const std::uint8_t* s, std::size_t n,
+                             std::size_t at) {
+    fail(Errc::invalid_utf8,
+         "invalid UTF-8 in text string: " +
+             detail::describe_invalid_utf8(s + at, n - at),
          static_cast<std::size_t>(s - begin_) + at);
   }
   // A handler's Error (a writer or transform refusing a value) has no
@@ -527,7 +530,7 @@ class Decoder {
     const auto s = definite(hd);
     const detail::TextScan scan = detail::scan_text(s.data(), s.size(), end_);
     if (scan.invalid_at != detail::TextScan::npos) {
-      bad_utf8(s.data(), scan.invalid_at);
+      bad_utf8(s.data(), s.size(), scan.invalid_at);
     }
     if (!scan.plain) plain = false;
     return s;

@@ -527,22 +527,29 @@ BOOST_AUTO_TEST_CASE(rejects_deep_nesting) {
 
 BOOST_AUTO_TEST_CASE(rejects_invalid_utf8_with_its_offset) {
   BOOST_TEST(read_error(unhex("82 61 61 63 61 c3 28")) ==
-             "invalid_utf8@5: invalid UTF-8 in text string");
+             "invalid_utf8@5: invalid UTF-8 in text string: byte 0x28 cannot "
+             "follow 0xc3");
   // Overlong, surrogate, above U+10FFFF, lone continuation.
   BOOST_TEST(read_error(unhex("62 c0 80")) ==
-             "invalid_utf8@1: invalid UTF-8 in text string");
+             "invalid_utf8@1: invalid UTF-8 in text string: byte 0xc0 cannot "
+             "start a character");
   BOOST_TEST(read_error(unhex("63 ed a0 80")) ==
-             "invalid_utf8@1: invalid UTF-8 in text string");
+             "invalid_utf8@1: invalid UTF-8 in text string: byte 0xa0 cannot "
+             "follow 0xed (a UTF-16 surrogate)");
   BOOST_TEST(read_error(unhex("64 f4 90 80 80")) ==
-             "invalid_utf8@1: invalid UTF-8 in text string");
+             "invalid_utf8@1: invalid UTF-8 in text string: byte 0x90 cannot "
+             "follow 0xf4 (above U+10FFFF)");
   BOOST_TEST(read_error(unhex("6a 61616161616161616180")) ==
-             "invalid_utf8@10: invalid UTF-8 in text string");
+             "invalid_utf8@10: invalid UTF-8 in text string: byte 0x80 cannot "
+             "start a character");
   // A character split across chunks is invalid in each chunk.
   BOOST_TEST(read_error(unhex("7f 61c3 61bc ff")) ==
-             "invalid_utf8@2: invalid UTF-8 in text string");
+             "invalid_utf8@2: invalid UTF-8 in text string: the string ends "
+             "inside 0xc3");
   // Keys too.
   BOOST_TEST(read_error(unhex("a1 61 ff 00")) ==
-             "invalid_utf8@2: invalid UTF-8 in text string");
+             "invalid_utf8@2: invalid UTF-8 in text string: byte 0xff cannot "
+             "start a character");
 }
 
 BOOST_AUTO_TEST_CASE(rejects_malformed_heads) {
@@ -584,7 +591,8 @@ BOOST_AUTO_TEST_CASE(rejects_the_jackson_fuzz_inputs) {
   // A 256-byte text string with 0xf7 (never valid in UTF-8) inside.
   BOOST_TEST(read_error(file("conformance/cbor/jackson-fuzz/"
                              "clusterfuzz-cbor-35979.cbor")) ==
-             "invalid_utf8@258: invalid UTF-8 in text string");
+             "invalid_utf8@258: invalid UTF-8 in text string: byte 0xf7 cannot "
+             "start a character");
   BOOST_TEST(read_error(file("conformance/cbor/jackson-fuzz/"
                              "clusterfuzz-cbor-65617.cbor")) ==
              "unexpected_end@0: text string of 4292465919 bytes exceeds the "

@@ -361,7 +361,10 @@ class JsonbReader::Impl {
     // One pass checks the UTF-8 and what JSON would have to escape.
     const detail::TextScan scan = detail::scan_text(p_ + pos_, len, p_ + n_);
     if (scan.invalid_at != detail::TextScan::npos) {
-      fail(Errc::invalid_utf8, "string is not valid utf-8",
+      fail(Errc::invalid_utf8,
+           "string is not valid utf-8: " +
+               detail::describe_invalid_utf8(p_ + pos_ + scan.invalid_at,
+                                             len - scan.invalid_at),
            pos_ + scan.invalid_at);
     }
     plain_ = scan.plain;

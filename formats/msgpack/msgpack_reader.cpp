@@ -133,7 +133,11 @@ std::string_view MsgpackReader::take_string(std::uint64_t len, const char* what,
   need_payload(len, what);
   const jbx::detail::TextScan scan = jbx::detail::scan_text(cur_, len, end_);
   if (scan.invalid_at != jbx::detail::TextScan::npos) {
-    fail(Errc::invalid_utf8, "invalid UTF-8 in string",
+    fail(Errc::invalid_utf8,
+         "invalid UTF-8 in string: " +
+             jbx::detail::describe_invalid_utf8(
+                 cur_ + scan.invalid_at,
+                 static_cast<std::size_t>(len) - scan.invalid_at),
          offset() + scan.invalid_at);
   }
   plain = scan.plain;

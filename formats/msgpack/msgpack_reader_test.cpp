@@ -245,18 +245,23 @@ BOOST_AUTO_TEST_CASE(keys_escaped_at_every_level_are_bounded) {
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_is_reported_at_the_bad_byte) {
   BOOST_TEST(read_error(hex("a3 61 ff 62")) ==
-             "invalid_utf8@2: invalid UTF-8 in string");
+             "invalid_utf8@2: invalid UTF-8 in string: byte 0xff cannot start "
+             "a character");
   BOOST_TEST(read_error(hex("91 a2 c0 80")) ==  // overlong NUL
-             "invalid_utf8@2 /0: invalid UTF-8 in string");
+             "invalid_utf8@2 /0: invalid UTF-8 in string: byte 0xc0 cannot "
+             "start a character");
   BOOST_TEST(read_error(hex("a3 ed a0 80")) ==  // a UTF-16 surrogate
-             "invalid_utf8@1: invalid UTF-8 in string");
-  BOOST_TEST(read_error(hex("81 a2 61 e2 01")) ==  // in a key, cut sequence
-             "invalid_utf8@3: invalid UTF-8 in string");
+             "invalid_utf8@1: invalid UTF-8 in string: byte 0xa0 cannot follow "
+             "0xed (a UTF-16 surrogate)");
+  BOOST_TEST(
+      read_error(hex("81 a2 61 e2 01")) ==  // in a key, cut sequence
+      "invalid_utf8@3: invalid UTF-8 in string: the string ends inside 0xe2");
   // Long strings take the SIMD path; the offset is still exact.
   const std::string long_bad =
       hex("d9 40") + std::string(50, 'x') + "\xf5" + std::string(13, 'y');
   BOOST_TEST(read_error(long_bad) ==
-             "invalid_utf8@52: invalid UTF-8 in string");
+             "invalid_utf8@52: invalid UTF-8 in string: byte 0xf5 cannot start "
+             "a character");
 }
 
 BOOST_AUTO_TEST_CASE(rejects_the_never_used_type_byte) {

@@ -213,10 +213,12 @@ case("max_depth", ["validate", "-f", "cbor", "--max-depth", "3"],
             "levels\n")
 case("invalid_utf8", ["convert", "-c", "-f", "cbor", "in.cbor"],
      files={"in.cbor": h("82 6161 63 61c328")}, code=2, stdout=None,
-     stderr="jbx: error: in.cbor@5: at /1: invalid UTF-8 in text string\n")
+     stderr="jbx: error: in.cbor@5: at /1: invalid UTF-8 in text string: "
+            "byte 0x28 cannot follow 0xc3\n")
 case("invalid_utf8_in_a_key", ["validate", "-f", "cbor"],
      stdin=h("a1 62 eda080 00"), code=1,
-     stderr="jbx: error: <stdin>@2: invalid UTF-8 in text string\n")
+     stderr="jbx: error: <stdin>@2: invalid UTF-8 in text string: byte "
+            "0xa0 cannot follow 0xed (a UTF-16 surrogate)\n")
 case("stray_break", ["validate", "-f", "cbor"], stdin=h("82 01 ff"), code=1,
      stderr="jbx: error: <stdin>@2: at /1: unexpected break\n")
 case("reserved_additional_info", ["validate", "-f", "cbor"], stdin=h("1c"),
