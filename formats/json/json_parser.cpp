@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "formats/binary_text.h"
 
 namespace jbx {
 
@@ -197,53 +198,30 @@ std::string_view JsonScalarParser::parse_string() {
     if (c >= 0x80) {
       // Strict UTF-8: no overlong forms, no surrogates, nothing above
       // U+10FFFF.
-      int len = 0;
-      unsigned char lo = 0x80;
-      unsigned char hi = 0xBF;
-      if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-      } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
-      } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
-      } else {
+      const auto [len, lo, hi] =
+          detail::text_scan::lead(static_cast<std::uint8_t>(c));
+      if (len == 0) {
         fail(Errc::invalid_utf8, i,
              fmt::format("invalid UTF-8 byte 0x{:02x} in string", c));
       }
-      for (int k = 1; k < len; ++k) {
-        const std::size_t at = i + static_cast<std::size_t>(k);
+      for (std::size_t k = 1; k < len; ++k) {
+        const std::size_t at = i + k;
         if (at >= n_) {
           fail(Errc::unexpected_end, n_, "unexpected end of input in string");
         }
         const auto cc = static_cast<unsigned char>(p_[at]);
-        const unsigned char l = k == 1 ? lo : 0x80;
-        const unsigned char h = k == 1 ? hi : 0xBF;
+        const std::uint8_t l = k == 1 ? lo : 0x80;
+        const std::uint8_t h = k == 1 ? hi : 0xBF;
         if (cc < l || cc > h) {
           // Reported at the sequence's first byte, with the bytes that
           // cannot go together: the one read last may be good text itself.
-          std::string lead;
-          for (std::size_t b = i; b < at; ++b) {
-            lead += fmt::format(" 0x{:02x}", static_cast<unsigned char>(p_[b]));
-          }
-          // A continuation byte out of the narrower range after some
-          // leads: what the sequence would have been.
-          std::string_view why;
-          if (k == 1 && cc >= 0x80 && cc <= 0xBF) {
-            why = c == 0xED   ? " (a UTF-16 surrogate)"
-                  : c == 0xF4 ? " (above U+10FFFF)"
-                              : " (an overlong form)";
-          }
           fail(Errc::invalid_utf8, i,
-               fmt::format("invalid UTF-8 in string: byte 0x{:02x} cannot "
-                           "follow{}{}",
-                           cc, lead, why));
+               "invalid UTF-8 in string: " +
+                   detail::describe_invalid_utf8(
+                       reinterpret_cast<const std::uint8_t*>(p_ + i), n_ - i));
         }
       }
-      i += static_cast<std::size_t>(len);
+      i += len;
       continue;
     }
     // A backslash escape.
