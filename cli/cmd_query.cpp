@@ -265,7 +265,11 @@ int run_query(const Args& args) {
       return to_int(ExitCode::error);
     }
   }
-  if (args.has("ignore-case")) path::ignore_name_case(query);
+  if (args.has("smart-match")) {
+    path::match_names(query, path::NameMatch::smart);
+  } else if (args.has("ignore-case")) {
+    path::match_names(query, path::NameMatch::ignore_case);
+  }
   if (inputs.empty()) inputs.emplace_back("-");
   if (args.has("in-place")) usage("jbx query does not rewrite files in place");
 

@@ -474,10 +474,24 @@ constexpr FlagSpec kFlags[] = {
      "",
      "query",
      "Match member names case-insensitively",
-     "Name selectors match member names regardless of case, like "
-     "fastjson2's smart match: $.userid selects \"userId\" and \"USERID\". "
-     "Example: jbx query --ignore-case '$.userid' turns {\"userId\":1} "
-     "into 1.",
+     "Name selectors match member names regardless of ASCII case: $.userid "
+     "selects \"userId\" and \"USERID\", but not \"user_id\" (see "
+     "--smart-match). Example: jbx query --ignore-case '$.userid' turns "
+     "{\"userId\":1} into 1.",
+     {},
+     Completion::none,
+     kQuery},
+
+    {"smart-match",
+     0,
+     "",
+     "query",
+     "Match member names as fastjson2's smart match does",
+     "Name selectors match member names as fastjson2's SupportSmartMatch "
+     "does: regardless of ASCII case, and with '-', '_' and ' ' left out, "
+     "so one name finds camelCase, PascalCase, snake_case, kebab-case and "
+     "UPPER_SNAKE spellings. Implies --ignore-case. Example: jbx query "
+     "--smart-match '$.userId' turns {\"user_id\":1} into 1.",
      {},
      Completion::none,
      kQuery},

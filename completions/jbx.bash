@@ -189,7 +189,7 @@ _jbx() {
         --pointer) return; return ;;
         esac
       fi
-      if [[ $cur == -* ]]; then _jbx_words '-h --help -f --from -l --lines --max-depth --indent --tab -c --compact -S --sort-keys -a --ascii --color -o --output -t --to --decimals --lossy --bytes --nan --type-names --keys --canonical --nulls --null-default --schema --null-as-empty --empty-as-null --date-format --timezone --date-fields --date-input-format --epoch-unit --date-errors --key-case --bigint-as-string --decimal --wrap -r --raw --raw0 --paths --pointers --with-path -e --exit-status --first --pointer --ignore-case'; return; fi
+      if [[ $cur == -* ]]; then _jbx_words '-h --help -f --from -l --lines --max-depth --indent --tab -c --compact -S --sort-keys -a --ascii --color -o --output -t --to --decimals --lossy --bytes --nan --type-names --keys --canonical --nulls --null-default --schema --null-as-empty --empty-as-null --date-format --timezone --date-fields --date-input-format --epoch-unit --date-errors --key-case --bigint-as-string --decimal --wrap -r --raw --raw0 --paths --pointers --with-path -e --exit-status --first --pointer --ignore-case --smart-match'; return; fi
       _jbx_count_positionals
       ((npos == 0)) && return  # EXPR
       _jbx_files 'jsonb|cbor|msgpack|mpk|jsonl|ndjson|json'

@@ -110,6 +110,7 @@ complete -c jbx -n '__jbx_using query' -s e -l exit-status -d 'Exit 1 when nothi
 complete -c jbx -n '__jbx_using query' -l first -d 'Stop after the first result'
 complete -c jbx -n '__jbx_using query' -l pointer -x -d 'Select by RFC 6901 JSON Pointer instead of EXPR'
 complete -c jbx -n '__jbx_using query' -l ignore-case -d 'Match member names case-insensitively'
+complete -c jbx -n '__jbx_using query' -l smart-match -d 'Match member names as fastjson2\'s smart match does'
 complete -c jbx -n '__jbx_using validate' -s q -l quiet -d 'Print nothing; only the exit status'
 complete -c jbx -n '__jbx_using validate' -l error-format -x -a 'text json' -d 'Diagnostics as text or json'
 

@@ -1119,9 +1119,10 @@ Flow StreamSelector::key(std::string_view name) {
   if (!f.candidates) {
     // Most members are passed over by a plain name: compared here.
     const Selector& sel = query_.segments[frames_.size() - 1].selectors[0];
-    const bool selected = sel.kind == Selector::Kind::name && !sel.ignore_case
-                              ? name == sel.name
-                              : selects_step(sel, Step::member(name));
+    const bool selected =
+        sel.kind == Selector::Kind::name && sel.match == NameMatch::exact
+            ? name == sel.name
+            : selects_step(sel, Step::member(name));
     if (!selected) return Flow::skip;
   }
   f.key.assign(name);

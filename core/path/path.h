@@ -30,6 +30,14 @@ struct Slice {
   std::int64_t step = 1;
 };
 
+/// How a name selector compares member names: exactly (RFC 9535), or as
+/// query --ignore-case and --smart-match ask.
+enum class NameMatch : std::uint8_t {
+  exact,
+  ignore_case,  // ASCII letters in either case
+  smart,  // fastjson2's smart match: ignore_case, and '-', '_' and ' ' skipped
+};
+
 struct Selector {
   enum class Kind : std::uint8_t {
     name,      // 'name', .name
@@ -46,7 +54,7 @@ struct Selector {
   Slice slice;             // slice
   std::shared_ptr<const Expr> filter;  // filter
   std::uint32_t offset = 0;  // byte offset of the selector in the query
-  bool ignore_case = false;  // name, pointer: ASCII case-insensitive match
+  NameMatch match = NameMatch::exact;  // name, pointer: how names compare
 };
 
 struct Segment {
@@ -136,13 +144,15 @@ bool is_location_selector(const Selector& s);
 bool selects_step(const Selector& s, const Step& step);
 
 /// Whether member name `key` matches the name of selector `s` (name or
-/// pointer kind), regardless of ASCII case when s.ignore_case.
+/// pointer kind), as s.match compares them.
 bool name_matches(const Selector& s, std::string_view key);
+/// Whether member name `key` is `name` as `how` compares names.
+bool names_match(std::string_view key, std::string_view name, NameMatch how);
 
 /// Makes every name and pointer selector of `q`, including those of the
-/// queries inside its filters, match member names regardless of ASCII
-/// case (query --ignore-case, fastjson2's smart match).
-void ignore_name_case(Query& q);
+/// queries inside its filters, compare member names as `how` says
+/// (query --ignore-case, --smart-match).
+void match_names(Query& q, NameMatch how);
 
 /// Decides, while a document streams by, whether the current location is
 /// selected by a simple query, and whether anything below it can be, so

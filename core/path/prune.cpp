@@ -21,7 +21,7 @@ void add_need(const NeedPattern& prefix, const std::vector<Segment>& segs,
       if (sel.kind == Selector::Kind::name) {
         step.kind = NeedStep::Kind::name;
         step.name = sel.name;
-        step.ignore_case = sel.ignore_case;
+        step.match = sel.match;
       } else if (sel.kind == Selector::Kind::index && sel.index >= 0) {
         step.kind = NeedStep::Kind::index;
         step.index = static_cast<std::uint64_t>(sel.index);
@@ -56,15 +56,7 @@ bool step_matches(const NeedStep& n, const Step& s) {
   switch (n.kind) {
     case NeedStep::Kind::name: {
       if (s.is_index) return false;
-      if (!n.ignore_case) return s.key == n.name;
-      if (s.key.size() != n.name.size()) return false;
-      const auto fold = [](char c) {
-        return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-      };
-      for (std::size_t i = 0; i < n.name.size(); ++i) {
-        if (fold(s.key[i]) != fold(n.name[i])) return false;
-      }
-      return true;
+      return names_match(s.key, n.name, n.match);
     }
     case NeedStep::Kind::index:
       return s.is_index && s.index == n.index;

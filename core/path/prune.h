@@ -21,7 +21,7 @@ struct NeedStep {
   enum class Kind : std::uint8_t { name, index, any };
   Kind kind = Kind::any;
   bool descendant = false;
-  bool ignore_case = false;  // name: ASCII case-insensitive (--ignore-case)
+  NameMatch match = NameMatch::exact;  // name: as Selector::match
   std::string name;
   std::uint64_t index = 0;
 };

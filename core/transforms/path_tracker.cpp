@@ -78,7 +78,7 @@ PathTracker::PathTracker(const std::vector<path::Query>& rules) {
       if (seg.descendant) descendant_[w] |= bit_of(j);
       if (seg.selectors.size() == 1 &&
           seg.selectors[0].kind == path::Selector::Kind::name &&
-          !seg.selectors[0].ignore_case) {
+          seg.selectors[0].match == path::NameMatch::exact) {
         named_[w] |= bit_of(j);
       }
     }
@@ -215,10 +215,10 @@ void PathTracker::enter(const path::Step& s) {
       if (seg.descendant) out |= std::uint64_t{1} << j;
       for (const path::Selector& sel : seg.selectors) {
         // Plain member names, the usual rule, compared here.
-        const bool hit =
-            sel.kind == path::Selector::Kind::name && !sel.ignore_case
-                ? !s.is_index && s.key == sel.name
-                : path::selects_step(sel, s);
+        const bool hit = sel.kind == path::Selector::Kind::name &&
+                                 sel.match == path::NameMatch::exact
+                             ? !s.is_index && s.key == sel.name
+                             : path::selects_step(sel, s);
         if (hit) {
           out |= std::uint64_t{2} << j;
           break;

@@ -645,5 +645,25 @@ case("query_ignore_case_pointer", ["query", "--ignore-case", "--pointer",
                                    "/A/2/name"], stdin=IC, stdout='"z"\n')
 case("query_case_sensitive_by_default", ["query", "$.userid"], stdin=IC,
      stdout="")
+# fastjson2's smart match: case, '-', '_' and ' ' ignored; --ignore-case
+# alone keeps the separators.
+SM = ('{"user_id":1,"userId":2,"USER-ID":3,"user name":4,"userid_x":5,'
+      '"order_items":[{"unit_price":6,"skuId":"a"},{"UnitPrice":7,'
+      '"sku_id":"b"}]}')
+case("query_smart_match_names", ["query", "--smart-match", "$.userId"],
+     stdin=SM, stdout="1\n2\n3\n")
+case("query_ignore_case_keeps_separators",
+     ["query", "--ignore-case", "$.user_id"], stdin=SM, stdout="1\n")
+case("query_smart_match_filters_and_descendants",
+     ["query", "--smart-match", "$.orderItems[?@.SKU_ID == 'b']['unit-price']"],
+     stdin=SM, stdout="7\n")
+case("query_smart_match_descendant", ["query", "-c", "--smart-match",
+                                      "$..unitPrice"],
+     stdin=SM, stdout="6\n7\n")
+case("query_smart_match_pointer",
+     ["query", "--smart-match", "--pointer", "/ORDERITEMS/1/unit_price"],
+     stdin=SM, stdout="7\n")
+case("query_smart_match_user_name", ["query", "--smart-match", "$.userName"],
+     stdin=SM, stdout="4\n")
 
 run_all()
