@@ -331,6 +331,16 @@ class FusedFeatures final : public Handler {
   /// items handled apart, in pieces, each by a handler of its own (made with
   /// options()).
   bool items_apart() const { return items_apart_; }
+  /// The items of the top-level array it has had so far, where its rules
+  /// count them (they name values by their index); else 0.
+  std::uint64_t items_had() const {
+    return tracker_ ? tracker_->top_elements() : 0;
+  }
+  /// `n` items of the top-level array, after the last it had, were handled
+  /// apart (items_apart()): the paths it names count them.
+  void items_passed(std::uint64_t n) {
+    if (tracker_) tracker_->pass_top_elements(n);
+  }
 
  private:
   using Renamed = detail::KeyRenamer::Renamed;

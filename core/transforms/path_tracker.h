@@ -229,6 +229,16 @@ class PathTracker {
   /// on_value_begin() for an element of the innermost array when
   /// counts_elements(): the element is counted, not entered.
   void count_element() { ++frames_.back().next; }
+  /// The elements of the top-level array entered or counted so far, while
+  /// it is the innermost container; else 0.
+  std::uint64_t top_elements() const {
+    return frames_.size() == 1 && frames_[0].is_array ? frames_[0].next : 0;
+  }
+  /// `n` elements of the top-level array, the innermost container, went
+  /// by unheard (handled apart): the next one is `n` further on.
+  void pass_top_elements(std::uint64_t n) {
+    if (frames_.size() == 1 && frames_[0].is_array) frames_[0].next += n;
+  }
   /// Whether the current value's level is entered (false after
   /// count_element(), until enter_counted()).
   bool entered() const { return depth_ == frames_.size(); }

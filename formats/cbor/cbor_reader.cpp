@@ -12,10 +12,12 @@
 
 #include "core/error.h"
 #include "core/sink.h"
+#include "core/transforms/fused.h"
 #include "core/worker.h"
 #include "formats/binary_text.h"
 #include "formats/cbor/cbor_bignum.h"
 #include "formats/cbor/cbor_time.h"
+#include "formats/json/json_piece_writer.h"
 #include "formats/json/json_writer.h"
 #include "formats/msgpack/msgpack_text.h"
 
@@ -252,11 +254,16 @@ class KeyText final : public Handler {
 // Items to read up to a break: an indefinite-length container.
 constexpr std::uint64_t kUntilBreak = UINT64_MAX;
 
+using FusedJson = transforms::FusedFeatures<JsonWriter>;
+
 // What a decoder needs to cut a large top-level array into pieces.
 struct Split {
   Worker& worker;
   std::size_t piece;       // bytes of input per piece, about
   std::uint64_t kept = 0;  // pieces read by the worker and kept
+  // The features in front of the JSON writer, when the array is read into
+  // them (their items_apart()): each piece then has features of its own.
+  FusedJson* fused = nullptr;
 };
 
 struct Head {
@@ -625,7 +632,13 @@ class Decoder {
     H* c = child(h, h != nullptr ? h->begin_array() : Flow::visit);
     std::uint64_t left = hd.indefinite ? kUntilBreak : hd.arg;
     if constexpr (std::is_same_v<H, JsonWriter>) {
-      if (depth == 0 && split_ != nullptr && c != nullptr) split(c, left);
+      if (depth == 0 && split_ != nullptr && c != nullptr)
+        split<Piece>(c, left);
+    } else if constexpr (std::is_same_v<H, Handler>) {
+      if (depth == 0 && split_ != nullptr && split_->fused != nullptr &&
+          c == split_->fused) {
+        split<FusedPiece>(c, left);
+      }
     }
     if (hd.indefinite) {
       for (;;) {
@@ -679,7 +692,12 @@ class Decoder {
   // what reading on here would have given, the same text or the same
   // error. Otherwise it is dropped and this thread reads on. The items left
   // over (`left` of them) are read by the caller, as without pieces.
-  void split(JsonWriter* w, std::uint64_t& left) {
+  //
+  // Read into the fused features (FusedPiece), a piece that ends in an
+  // error is dropped too, and this thread reads it: the features name a
+  // value by its path, whose index in the array only this thread knows.
+  template <class P, class H>
+  void split(H* w, std::uint64_t& left) {
     const std::string_view start = item_start();
     if (start.empty()) return;
     // Whatever ends the loop, the worker is done with the input and the
@@ -688,7 +706,7 @@ class Decoder {
       Worker& worker;
       ~Settle() { worker.wait(); }
     };
-    const auto piece = std::make_unique<Piece>(*this, *w);
+    const auto piece = std::make_unique<P>(*this, *w);
     Settle settle{split_->worker};
     while (left != 0) {
       const std::uint8_t* theirs = likely_item(p_, start);
@@ -696,7 +714,7 @@ class Decoder {
       const std::uint8_t* next = likely_item(theirs, start);
       piece->from = theirs;
       piece->to = next != nullptr ? next : end_;
-      split_->worker.start(&Piece::run, piece.get());
+      split_->worker.start(&P::run, piece.get());
       // This thread's piece, read as the caller's loop reads.
       while (p_ < theirs && left != 0) {
         if (at_end()) fail_end("array");
@@ -713,9 +731,11 @@ class Decoder {
           (piece->count > left || (piece->count == left && piece->error))) {
         return;
       }
-      w->splice(piece->sink->data());
+      if (P::kRereadErrors && piece->error) return;
+      const std::string_view items = piece->text();
+      piece->splice_into(*w);
       // The worker writes its next piece over this text.
-      Worker::evict(piece->sink->data().data(), piece->sink->data().size());
+      Worker::evict(items.data(), items.size());
       ++split_->kept;
       if (piece->error) std::rethrow_exception(piece->error);
       p_ = piece->ended;
@@ -745,6 +765,10 @@ class Decoder {
     std::uint64_t count = 0;              // the items it read
     std::exception_ptr error;             // what ended it early
 
+    static constexpr bool kRereadErrors = false;
+    std::string_view text() const { return sink->data(); }
+    void splice_into(JsonWriter& w) const { w.splice(text()); }
+
     static void run(void* arg) {
       auto& pc = *static_cast<Piece*>(arg);
       pc.count = 0;
@@ -761,6 +785,53 @@ class Decoder {
         // which knows whether one may come there.
         while (d.p_ < pc.to && !d.at_end() && *d.p_ != 0xff) {
           d.value(pc.writer.get(), 1);
+          ++pc.count;
+        }
+      } catch (...) {
+        pc.error = std::current_exception();
+      }
+      pc.ended = d.p_;
+    }
+  };
+
+  // The worker's piece of an array read into the fused features
+  // (split()): the same, into features and a writer of its own.
+  struct alignas(64) FusedPiece {  // on cache lines of its own
+    FusedPiece(const Decoder& d, Handler& h)
+        : begin(d.begin_),
+          end(d.end_),
+          opts(d.opts_),
+          out(static_cast<FusedJson&>(h).next(), &static_cast<FusedJson&>(h)) {}
+
+    const std::uint8_t* begin;
+    const std::uint8_t* end;
+    const ReadOptions opts;
+    PieceWriter out;  // made on the worker for each piece (begin())
+    const std::uint8_t* from = nullptr;
+    const std::uint8_t* to = nullptr;
+    const std::uint8_t* ended = nullptr;
+    std::uint64_t count = 0;
+    std::exception_ptr error;
+
+    static constexpr bool kRereadErrors = true;
+    std::string_view text() const { return out.text(); }
+    void splice_into(Handler& h) {
+      out.splice_into(static_cast<FusedJson&>(h));
+    }
+
+    static void run(void* arg) {
+      auto& pc = *static_cast<FusedPiece*>(arg);
+      pc.count = 0;
+      pc.error = nullptr;
+      Decoder d(pc.begin, static_cast<std::size_t>(pc.end - pc.begin),
+                static_cast<std::size_t>(pc.from - pc.begin), pc.opts, false);
+      try {
+        // (The writer reads no text in whole words past its end: the
+        // decoder says for each how far it may.)
+        pc.out.begin(static_cast<std::size_t>(pc.to - pc.from), nullptr, 0);
+        Handler* h = &pc.out.fused();
+        while (d.p_ < pc.to && !d.at_end() && *d.p_ != 0xff) {
+          d.value(h, 1);
           ++pc.count;
         }
       } catch (...) {
@@ -1398,24 +1469,33 @@ bool CborReader::read_document(Handler& out) {
             false);
   try {
     // The common case, conversion to JSON without transforms: devirtualised.
-    if (auto* json = dynamic_cast<JsonWriter*>(&out)) {
-      if (w.size() >= split_from_) {
-        if (worker_ == nullptr) worker_ = std::make_unique<Worker>();
-        // (Pages are not given back behind a split array: on two threads
-        // that cost more time than the memory it saves is worth here.)
-        Split split{*worker_, split_piece_};
-        d.set_split(&split);
-        try {
+    auto* json = dynamic_cast<JsonWriter*>(&out);
+    auto* fused = json == nullptr ? dynamic_cast<FusedJson*>(&out) : nullptr;
+    if (fused != nullptr &&
+        (!fused->items_apart() || fused->takes_array_count())) {
+      fused = nullptr;
+    }
+    if ((json != nullptr || fused != nullptr) && w.size() >= split_from_) {
+      if (worker_ == nullptr) worker_ = std::make_unique<Worker>();
+      // (Pages are not given back behind a split array: on two threads
+      // that cost more time than the memory it saves is worth here.)
+      Split split{*worker_, split_piece_};
+      split.fused = fused;
+      d.set_split(&split);
+      try {
+        if (json != nullptr) {
           d.item(json, 0);
-        } catch (...) {
-          pieces_apart_ += split.kept;
-          throw;
+        } else {
+          d.item(&out, 0);
         }
+      } catch (...) {
         pieces_apart_ += split.kept;
-      } else {
-        d.set_give_back(in_, pos_);
-        d.item(json, 0);
+        throw;
       }
+      pieces_apart_ += split.kept;
+    } else if (json != nullptr) {
+      d.set_give_back(in_, pos_);
+      d.item(json, 0);
     } else {
       d.set_counted(out.takes_array_count() ? &out : nullptr);
       d.set_give_back(in_, pos_);

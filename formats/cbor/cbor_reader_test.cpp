@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "core/sink.h"
+#include "core/transforms/fused_test_util.h"
 #include "formats/cbor/cbor_test_util.h"
+#include "formats/json/json_fused.h"
 #include "formats/json/json_writer.h"
 
 using jbx::cbor::test::read_all;
@@ -138,9 +140,128 @@ Converted to_json(const std::string& bytes, std::size_t piece,
   return c;
 }
 
+// to_json() through the fused features in front of the writer, as
+// `jbx fmt` with feature flags reads CBOR. The error names its pointer too.
+Converted to_json_with(const std::string& bytes, std::size_t piece,
+                       const jbx::transforms::testing::Features& f,
+                       const jbx::WriteOptions& wo = {}) {
+  auto src = jbx::Source::from_memory("<input>", bytes);
+  const jbx::ReadOptions ro;
+  jbx::CborReader r(*src, ro);
+  r.set_split(piece == 0 ? SIZE_MAX : 0, piece);
+  jbx::StringSink sink;
+  jbx::JsonWriter w(sink, wo);
+  jbx::transforms::FusedFeatures<jbx::JsonWriter> fused(
+      w, jbx::transforms::testing::options(f));
+  Converted c;
+  try {
+    while (r.read_document(fused)) {
+    }
+  } catch (const jbx::Error& e) {
+    c.error = std::string(jbx::errc_name(e.code)) + "@" +
+              (e.offset ? std::to_string(*e.offset) : "-") + " at " +
+              e.pointer + ": " + e.message;
+  }
+  c.text = std::string(sink.data());
+  c.apart = r.pieces_apart();
+  return c;
+}
+
+// `n` order records (id, a date, a remark that is null every other time,
+// an item list), the date of record `bad` not one.
+std::string dated_records(int n, int bad = -1) {
+  std::string out = head(4, n);
+  for (int i = 0; i < n; ++i) {
+    out += head(5, 4) + text("id") + head(0, i);
+    out += text("createdAt");
+    out += i == bad ? text("yesterday")
+                    : text("2024-0" + std::to_string(i % 9 + 1) + "-1" +
+                           std::to_string(i % 10) + "T23:30:0" +
+                           std::to_string(i % 10) + ".5+08:00");
+    out += text("remarkText") + (i % 2 == 0 ? std::string("\xf6") : text("ok"));
+    out += text("lineItems") + head(4, i % 3);
+    for (int k = 0; k < i % 3; ++k) {
+      out += head(5, 2) + text("skuId") + head(0, k) + text("unitPrice") +
+             (k == 1 ? std::string("\xf6") : head(0, 100 + i));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(cbor_reader)
+
+BOOST_AUTO_TEST_CASE(reads_a_large_array_into_the_features_in_pieces) {
+  // Each piece has features of its own (items apart): the same text as
+  // one pass, in pretty and compact form.
+  jbx::transforms::testing::Features f;
+  f.date_fields = {"$[*].createdAt"};
+  f.date_format = "yyyy-MM-dd HH:mm:ss";
+  f.nulls = jbx::transforms::NullPolicy::drop;
+  f.key_case = jbx::transforms::KeyCase::snake;
+  jbx::WriteOptions pretty;
+  jbx::WriteOptions compact;
+  compact.compact = true;
+  const std::string doc = dated_records(500) + "\x01";
+  for (const auto* wo : {&pretty, &compact}) {
+    const Converted whole = to_json_with(doc, 0, f, *wo);
+    BOOST_TEST_REQUIRE(whole.error == "");
+    const std::string date = wo->compact
+                                 ? R"("created_at":"2024-01-10 15:30:00")"
+                                 : R"("created_at": "2024-01-10 15:30:00")";
+    BOOST_TEST(whole.text.find(date) != std::string::npos);
+    BOOST_TEST(whole.text.find("remark") != std::string::npos);
+    BOOST_TEST(whole.text.find("null") == std::string::npos);
+    BOOST_TEST(whole.apart == 0u);
+    for (const std::size_t piece : {200, 1000, 3000}) {
+      const Converted pieces = to_json_with(doc, piece, f, *wo);
+      BOOST_TEST(pieces.text == whole.text, "piece " << piece);
+      BOOST_TEST(pieces.error == "");
+      BOOST_TEST(pieces.apart > doc.size() / piece / 4, "piece " << piece);
+    }
+  }
+  // A rule that selects items by index keeps the array in one pass.
+  jbx::transforms::testing::Features indexed = f;
+  indexed.date_fields = {"$[7].createdAt"};
+  const Converted one = to_json_with(doc, 0, indexed, compact);
+  const Converted apart = to_json_with(doc, 300, indexed, compact);
+  BOOST_TEST(apart == one);
+  BOOST_TEST(apart.apart == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(an_error_in_a_piece_of_the_features_is_read_in_turn) {
+  // A date that is none, late in the array: a piece that meets it is
+  // dropped and read by the first thread, which knows the item's index.
+  jbx::transforms::testing::Features f;
+  f.date_fields = {"$[*].createdAt"};
+  f.date_format = "yyyy-MM-dd HH:mm:ss";
+  f.nulls = jbx::transforms::NullPolicy::drop;
+  jbx::WriteOptions compact;
+  compact.compact = true;
+  for (const int bad : {1, 333, 499}) {
+    const std::string doc = dated_records(500, bad);
+    const Converted whole = to_json_with(doc, 0, f, compact);
+    BOOST_TEST_REQUIRE(!whole.error.empty());
+    BOOST_TEST(whole.error.find("/" + std::to_string(bad) + "/createdAt") !=
+                   std::string::npos,
+               whole.error);
+    for (const std::size_t piece : {200, 1000}) {
+      const Converted got = to_json_with(doc, piece, f, compact);
+      BOOST_TEST(got.error == whole.error);
+      BOOST_TEST(got.text.size() == whole.text.size());
+      BOOST_TEST(got == whole, "bad " << bad << ", piece " << piece);
+    }
+  }
+  // Every cut of a smaller array: the same text and error in pieces.
+  const std::string doc = dated_records(40);
+  for (std::size_t at = 0; at < doc.size(); at += 3) {
+    const std::string cut = doc.substr(0, at);
+    BOOST_TEST(
+        to_json_with(cut, 100, f, compact) == to_json_with(cut, 0, f, compact),
+        "cut at " << at);
+  }
+}
 
 namespace {
 

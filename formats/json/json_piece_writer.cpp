@@ -51,4 +51,11 @@ std::string_view PieceWriter::text() const {
   return sink_->data().substr(from_);
 }
 
+void PieceWriter::splice_into(JsonWriter& w) const { w.splice(text()); }
+
+void PieceWriter::splice_into(transforms::FusedFeatures<JsonWriter>& f) {
+  f.next().splice(text());
+  f.items_passed(fused_ != nullptr ? fused_->items_had() : 0);
+}
+
 }  // namespace jbx

@@ -34,6 +34,12 @@ class PieceWriter {
   /// What the piece wrote since begin(): whole items, each after its
   /// separator.
   std::string_view text() const;
+  /// Splices text() in after the items `w` has written (w.splice()).
+  void splice_into(JsonWriter& w) const;
+  /// Splices text() in after the items `f`'s writer has written; `f` then
+  /// counts the piece's items as items it passed (items_passed()), so that
+  /// the paths it names later hold their index.
+  void splice_into(transforms::FusedFeatures<JsonWriter>& f);
 
  private:
   struct Options;

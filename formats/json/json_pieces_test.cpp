@@ -293,6 +293,36 @@ BOOST_AUTO_TEST_CASE(an_error_is_reported_where_it_is) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(an_error_names_its_item_by_its_index) {
+  // Records whose dates all take the fast way but one, late: the walk
+  // counts the items of the pieces kept before it (the worker's), so the
+  // path in the error holds the item's index.
+  for (const int bad : {251, 398}) {
+    std::string json = "[";
+    for (int i = 0; i < 400; ++i) {
+      if (i > 0) json += ",\n";
+      json += fmt::format(R"({{"id":{},"createdAt":"{}","note":"{:>40}"}})", i,
+                          i == bad ? "soon" : "2024-01-10T23:30:00.5+08:00", i);
+    }
+    json += "]";
+    Features f;
+    f.nulls = NullPolicy::drop;
+    f.date_fields = {"$[*].createdAt"};
+    f.date_format = "yyyy-MM-dd HH:mm:ss";
+    const Written one = write(json, WriteOptions(), f, whole());
+    BOOST_TEST_REQUIRE(
+        one.error.find(fmt::format("$[{}]", bad)) != std::string::npos,
+        one.error);
+    for (const bool from_file : {false, true}) {
+      const Written split =
+          write(json, WriteOptions(), f, pieces(2048), from_file);
+      BOOST_TEST(split.error == one.error);
+      BOOST_TEST(split.text == one.text);
+      if (two_cpus()) BOOST_TEST(split.pieces > 5);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_rule_on_an_item_index_keeps_the_walk_whole) {
   Records gen(11);
   const std::string json = gen.array(300, true);

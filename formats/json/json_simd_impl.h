@@ -1881,7 +1881,7 @@ std::size_t Engine::Pieces<H, kEmptyAsNull>::at_comma(std::size_t comma,
                          (static_cast<double>(comma - walk_from_) / walk);
     speed_ = std::clamp((speed_ + ratio) / 2, 0.25, 4.0);
   }
-  writer_of(h_).splice(out_.text());
+  out_.splice_into(h_);
   ++kept_;
   misses_ = 0;
   const std::size_t ended = ended_;
