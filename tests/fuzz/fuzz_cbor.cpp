@@ -4,11 +4,12 @@
 // deterministic (--canonical) encoding must read back and be a fixed point:
 // re-encoding it canonically gives the same bytes. Read into JSON, a
 // top-level array cut into small pieces (half of them read on a second
-// thread) must give the same text and error as read in one. Also runs the
-// sniffer.
+// thread) must give the same text and error as read in one, into the
+// JSON writer alone and behind the fused features. Also runs the sniffer.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,8 +18,10 @@
 #include "core/error.h"
 #include "core/sink.h"
 #include "core/source.h"
+#include "core/transforms/fused_test_util.h"
 #include "formats/cbor/cbor_reader.h"
 #include "formats/cbor/cbor_writer.h"
+#include "formats/json/json_fused.h"
 #include "formats/json/json_writer.h"
 #include "tests/fuzz/event_log.h"
 
@@ -45,23 +48,39 @@ std::string encode(std::string_view bytes, const jbx::ReadOptions& o,
   return std::string(sink.data());
 }
 
+// Features that drop, rename and read dates in records, so that pieces
+// read into them meet their errors (collisions, values that are no date).
+jbx::transforms::FusedOptions record_features() {
+  jbx::transforms::testing::Features f;
+  f.nulls = jbx::transforms::NullPolicy::drop;
+  f.key_case = jbx::transforms::KeyCase::snake;
+  f.date_fields = {"$[*].a", "$[*].b.c"};
+  f.date_format = "yyyy-MM-dd HH:mm:ss";
+  return jbx::transforms::testing::options(f);
+}
+
 // The JSON text of every document of `bytes` and the error that ends it,
-// read with the given split (CborReader::set_split).
+// read with the given split (CborReader::set_split), behind the features
+// when `features`.
 std::string to_json(std::string_view bytes, const jbx::ReadOptions& o,
-                    std::size_t from, std::size_t piece) {
+                    std::size_t from, std::size_t piece, bool features) {
   auto src = jbx::Source::from_memory("<fuzz>", std::string(bytes));
   jbx::CborReader r(*src, o);
   r.set_split(from, piece);
   jbx::StringSink sink;
   jbx::JsonWriter writer(sink, jbx::WriteOptions{});
+  std::optional<jbx::transforms::FusedFeatures<jbx::JsonWriter>> fused;
+  if (features) fused.emplace(writer, record_features());
+  jbx::Handler& h = fused ? static_cast<jbx::Handler&>(*fused)
+                          : static_cast<jbx::Handler&>(writer);
   std::string error;
   try {
-    while (r.read_document(writer)) {
+    while (r.read_document(h)) {
     }
   } catch (const jbx::Error& e) {
-    error = fmt::format("{}@{}: {}", static_cast<int>(e.code),
+    error = fmt::format("{}@{} {}: {}", static_cast<int>(e.code),
                         e.offset ? static_cast<long long>(*e.offset) : -1,
-                        e.message);
+                        e.pointer, e.message);
   }
   return std::string(sink.data()) + "\n" + error;
 }
@@ -78,8 +97,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   w.exact_decimals = true;
   jbx::StringSink sink;
   jbx::CborWriter writer(sink, w);
-  if (to_json(in, o, SIZE_MAX, 0) != to_json(in, o, 0, 8 + size % 40)) {
-    std::abort();
+  for (const bool features : {false, true}) {
+    if (to_json(in, o, SIZE_MAX, 0, features) !=
+        to_json(in, o, 0, 8 + size % 40, features)) {
+      std::abort();
+    }
   }
   jbx_fuzz::EventLog first(&writer, kRules);
   try {
