@@ -261,9 +261,6 @@ struct Split {
   Worker& worker;
   std::size_t piece;       // bytes of input per piece, about
   std::uint64_t kept = 0;  // pieces read by the worker and kept
-  // The features in front of the JSON writer, when the array is read into
-  // them (their items_apart()): each piece then has features of its own.
-  FusedJson* fused = nullptr;
 };
 
 struct Head {
@@ -364,7 +361,7 @@ class Decoder {
         ++p_;
         bool plain = true;
         const std::string_view t = short_text(n, plain);
-        if (h != nullptr) detail::emit_string(*h, t, plain, readable(t));
+        if (h != nullptr) send_string(*h, t, plain, readable(t));
         return;
       }
       if (ib >= 0xf4 && ib <= 0xf6) {
@@ -382,6 +379,79 @@ class Decoder {
       throw;
     }
     item(h, depth);
+  }
+
+  // Whether `t` lies in the input, which holds it until the document ends
+  // (joined chunks do not).
+  bool in_input(std::string_view t) const {
+    const auto* at = reinterpret_cast<const std::uint8_t*>(t.data());
+    return at >= begin_ && at < end_;
+  }
+
+  // The first byte of the JSON text of the item at `ib`, its initial byte,
+  // for the features' plain_key(): '\0' when it depends on options (byte
+  // strings, tags, floats that may be NaN) or is not known.
+  static char json_first(std::uint8_t ib) {
+    switch (ib >> 5) {
+      case 0:
+        return '0';
+      case 1:
+        return '-';
+      case 3:
+        return '"';
+      case 4:
+        return '[';
+      case 5:
+        return '{';
+      default:
+        break;
+    }
+    switch (ib) {
+      case 0xf4:
+        return 'f';
+      case 0xf5:
+        return 't';
+      case 0xf6:
+        return 'n';
+      default:
+        return '\0';
+    }
+  }
+
+  // A text key, to `h`. The fused features in front of the JSON writer
+  // take an escape-free name that lies in the input, with 16 bytes
+  // readable from its start and KeyRenamer::kPadding past its end, as the
+  // JSON reader gives them (plain_key()), with the first byte of its
+  // value's JSON text: so a member whose value is null is dropped at once
+  // and another written at once, not held until its value comes.
+  template <class H>
+  [[gnu::always_inline]] Flow send_key(H& h, std::string_view t, bool plain,
+                                       std::size_t readable) {
+    if constexpr (std::is_same_v<H, FusedJson>) {
+      constexpr std::size_t kPadding = transforms::detail::KeyRenamer::kPadding;
+      if (plain && in_input(t) && readable >= 16 &&
+          readable - t.size() >= kPadding) {
+        return h.plain_key(t, p_ < end_ ? json_first(*p_) : '\0');
+      }
+      return h.key(t);
+    } else {
+      return detail::emit_key(h, t, plain, readable);
+    }
+  }
+  // A text string, to `h`: to the fused features in front of the JSON
+  // writer as escape-free text (plain_string()) when it is.
+  template <class H>
+  [[gnu::always_inline]] void send_string(H& h, std::string_view t, bool plain,
+                                          std::size_t readable) {
+    if constexpr (std::is_same_v<H, FusedJson>) {
+      if (plain && in_input(t)) {
+        h.plain_string(t);
+      } else {
+        h.string_value(t);
+      }
+    } else {
+      detail::emit_string(h, t, plain, readable);
+    }
   }
 
   // The n bytes of a text string at p_ (n <= left()), checked as UTF-8.
@@ -443,7 +513,7 @@ class Decoder {
       }
       case 3: {
         const Text t = text(hd);
-        if (h != nullptr) detail::emit_string(*h, t.s, t.plain, t.readable);
+        if (h != nullptr) send_string(*h, t.s, t.plain, t.readable);
         return;
       }
       case 4:
@@ -634,9 +704,8 @@ class Decoder {
     if constexpr (std::is_same_v<H, JsonWriter>) {
       if (depth == 0 && split_ != nullptr && c != nullptr)
         split<Piece>(c, left);
-    } else if constexpr (std::is_same_v<H, Handler>) {
-      if (depth == 0 && split_ != nullptr && split_->fused != nullptr &&
-          c == split_->fused) {
+    } else if constexpr (std::is_same_v<H, FusedJson>) {
+      if (depth == 0 && split_ != nullptr && c != nullptr) {
         split<FusedPiece>(c, left);
       }
     }
@@ -797,11 +866,8 @@ class Decoder {
   // The worker's piece of an array read into the fused features
   // (split()): the same, into features and a writer of its own.
   struct alignas(64) FusedPiece {  // on cache lines of its own
-    FusedPiece(const Decoder& d, Handler& h)
-        : begin(d.begin_),
-          end(d.end_),
-          opts(d.opts_),
-          out(static_cast<FusedJson&>(h).next(), &static_cast<FusedJson&>(h)) {}
+    FusedPiece(const Decoder& d, FusedJson& f)
+        : begin(d.begin_), end(d.end_), opts(d.opts_), out(f.next(), &f) {}
 
     const std::uint8_t* begin;
     const std::uint8_t* end;
@@ -815,9 +881,7 @@ class Decoder {
 
     static constexpr bool kRereadErrors = true;
     std::string_view text() const { return out.text(); }
-    void splice_into(Handler& h) {
-      out.splice_into(static_cast<FusedJson&>(h));
-    }
+    void splice_into(FusedJson& f) { out.splice_into(f); }
 
     static void run(void* arg) {
       auto& pc = *static_cast<FusedPiece*>(arg);
@@ -829,7 +893,7 @@ class Decoder {
         // (The writer reads no text in whole words past its end: the
         // decoder says for each how far it may.)
         pc.out.begin(static_cast<std::size_t>(pc.to - pc.from), nullptr, 0);
-        Handler* h = &pc.out.fused();
+        FusedJson* h = &pc.out.fused();
         while (d.p_ < pc.to && !d.at_end() && *d.p_ != 0xff) {
           d.value(h, 1);
           ++pc.count;
@@ -886,7 +950,7 @@ class Decoder {
       const std::string_view t = short_text(n, plain);
       if (c == nullptr) return nullptr;
       try {
-        return child(c, detail::emit_key(*c, t, plain, readable(t)));
+        return child(c, send_key(*c, t, plain, readable(t)));
       } catch (Error& e) {
         located(e, off);
         throw;
@@ -898,7 +962,7 @@ class Decoder {
       const Text t = text(hd);
       if (c == nullptr) return nullptr;
       try {
-        return child(c, detail::emit_key(*c, t.s, t.plain, t.readable));
+        return child(c, send_key(*c, t.s, t.plain, t.readable));
       } catch (Error& e) {
         located(e, off);
         throw;
@@ -1470,23 +1534,24 @@ bool CborReader::read_document(Handler& out) {
   try {
     // The common case, conversion to JSON without transforms: devirtualised.
     auto* json = dynamic_cast<JsonWriter*>(&out);
+    // The fused features in front of it, called directly too (not when
+    // they would be told a top-level array's count, as the other handlers
+    // are below).
     auto* fused = json == nullptr ? dynamic_cast<FusedJson*>(&out) : nullptr;
-    if (fused != nullptr &&
-        (!fused->items_apart() || fused->takes_array_count())) {
-      fused = nullptr;
-    }
-    if ((json != nullptr || fused != nullptr) && w.size() >= split_from_) {
+    if (fused != nullptr && fused->takes_array_count()) fused = nullptr;
+    const bool apart =
+        json != nullptr || (fused != nullptr && fused->items_apart());
+    if (apart && w.size() >= split_from_) {
       if (worker_ == nullptr) worker_ = std::make_unique<Worker>();
       // (Pages are not given back behind a split array: on two threads
       // that cost more time than the memory it saves is worth here.)
       Split split{*worker_, split_piece_};
-      split.fused = fused;
       d.set_split(&split);
       try {
         if (json != nullptr) {
           d.item(json, 0);
         } else {
-          d.item(&out, 0);
+          d.item(fused, 0);
         }
       } catch (...) {
         pieces_apart_ += split.kept;
@@ -1496,6 +1561,9 @@ bool CborReader::read_document(Handler& out) {
     } else if (json != nullptr) {
       d.set_give_back(in_, pos_);
       d.item(json, 0);
+    } else if (fused != nullptr) {
+      d.set_give_back(in_, pos_);
+      d.item(fused, 0);
     } else {
       d.set_counted(out.takes_array_count() ? &out : nullptr);
       d.set_give_back(in_, pos_);

@@ -2,8 +2,10 @@
 
 #include <boost/test/unit_test.hpp>
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <sstream>
+#include <vector>
 
 #include "core/sink.h"
 #include "core/transforms/fused_test_util.h"
@@ -142,20 +144,28 @@ Converted to_json(const std::string& bytes, std::size_t piece,
 
 // to_json() through the fused features in front of the writer, as
 // `jbx fmt` with feature flags reads CBOR. The error names its pointer too.
+// `generic`: FusedFeatures<Handler>, which the reader calls through the
+// Handler interface, as it calls any transform.
 Converted to_json_with(const std::string& bytes, std::size_t piece,
                        const jbx::transforms::testing::Features& f,
-                       const jbx::WriteOptions& wo = {}) {
+                       const jbx::WriteOptions& wo = {}, bool generic = false) {
   auto src = jbx::Source::from_memory("<input>", bytes);
   const jbx::ReadOptions ro;
   jbx::CborReader r(*src, ro);
   r.set_split(piece == 0 ? SIZE_MAX : 0, piece);
   jbx::StringSink sink;
   jbx::JsonWriter w(sink, wo);
-  jbx::transforms::FusedFeatures<jbx::JsonWriter> fused(
-      w, jbx::transforms::testing::options(f));
+  std::unique_ptr<jbx::Handler> fused;
+  if (generic) {
+    fused = std::make_unique<jbx::transforms::FusedFeatures<jbx::Handler>>(
+        w, jbx::transforms::testing::options(f));
+  } else {
+    fused = std::make_unique<jbx::transforms::FusedFeatures<jbx::JsonWriter>>(
+        w, jbx::transforms::testing::options(f));
+  }
   Converted c;
   try {
-    while (r.read_document(fused)) {
+    while (r.read_document(*fused)) {
     }
   } catch (const jbx::Error& e) {
     c.error = std::string(jbx::errc_name(e.code)) + "@" +
@@ -228,6 +238,97 @@ BOOST_AUTO_TEST_CASE(reads_a_large_array_into_the_features_in_pieces) {
   const Converted apart = to_json_with(doc, 300, indexed, compact);
   BOOST_TEST(apart == one);
   BOOST_TEST(apart.apart == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(
+    the_features_called_directly_give_what_they_give_behind_the_interface) {
+  // Called directly, the features take escape-free keys as the JSON
+  // reader gives them, with their value's first byte (plain_key()), and
+  // escape-free strings as such: the same text and errors as through the
+  // Handler interface, for every kind of value (RFC 8949 Appendix A) as a
+  // member, nested, and as an element; keys near the end of the input,
+  // where too little can be read past them, go the other way.
+  std::vector<std::string> values;
+  for (const char* hex : {"00",
+                          "17",
+                          "1818",
+                          "1b000000e8d4a51000",
+                          "20",
+                          "3bffffffffffffffff",
+                          "c249010000000000000000",
+                          "f90000",
+                          "f98000",
+                          "f93c00",
+                          "fb3ff199999999999a",
+                          "f97c00",
+                          "f97e00",
+                          "fa7fc00000",
+                          "f4",
+                          "f5",
+                          "f6",
+                          "f7",
+                          "f0",
+                          "f8ff",
+                          "c074323031332d30332d32315432303a30343a30305a",
+                          "c11a514b67b0",
+                          "d74401020304",
+                          "40",
+                          "4401020304",
+                          "60",
+                          "6161",
+                          "62c3bc",
+                          "63e6b0b4",
+                          "80",
+                          "83010203",
+                          "a0",
+                          "a201020304",
+                          "a26161016162820203",
+                          "5f42010243030405ff",
+                          "7f657374726561646d696e67ff",
+                          "9fff",
+                          "9f018202039f0405ffff",
+                          "bf61610161629f0203ffff",
+                          "6a4e6f6e65206865726521",
+                          "6b6e65656473205c2071756f7465",
+                          "c48221196ab3",
+                          "c11bffffffffffffffff"}) {
+    values.push_back(unhex(hex));
+  }
+  std::string doc = head(4, values.size() * 2);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    doc += head(5, 5) + text("id") + head(0, i) + text("someValue") +
+           values[i] + text("maybeNull") + "\xf6" + text("nestedMap") +
+           head(5, 2) + text("innerKey") + values[i] + text("UPPER_key") +
+           head(4, 1) + values[i] + text("createdAt") +
+           (i % 2 == 0 ? text("2024-03-10T01:30:00-05:00") : values[i]);
+    doc += values[i];
+  }
+  namespace tf = jbx::transforms;
+  std::vector<tf::testing::Features> sets(5);
+  sets[0].nulls = tf::NullPolicy::drop;
+  sets[1].nulls = tf::NullPolicy::drop_all;
+  sets[1].key_case = tf::KeyCase::snake;
+  sets[2].key_case = tf::KeyCase::camel;
+  sets[2].date_fields = {"$[*].createdAt"};
+  sets[2].keep_errors = true;
+  sets[2].date_format = "yyyy-MM-dd HH:mm:ss";
+  sets[3].nulls = tf::NullPolicy::drop;
+  sets[3].null_defaults = {{"$..maybeNull", "\"\""}, {"$..innerKey", "0"}};
+  sets[3].bigint_as_string = true;
+  sets[4].date_fields = {"$[*].createdAt"};  // errors: most are no date
+  sets[4].key_case = tf::KeyCase::upper_snake;
+  jbx::WriteOptions compact;
+  compact.compact = true;
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    for (const std::size_t cut :
+         {doc.size(), doc.size() - 1, doc.size() * 2 / 3, std::size_t{40}}) {
+      const std::string in = doc.substr(0, cut);
+      const Converted direct = to_json_with(in, 0, sets[k], compact);
+      const Converted generic = to_json_with(in, 0, sets[k], compact, true);
+      BOOST_TEST(direct.text == generic.text, "set " << k << " cut " << cut);
+      BOOST_TEST(direct.error == generic.error, "set " << k << " cut " << cut);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(an_error_in_a_piece_of_the_features_is_read_in_turn) {
