@@ -4,6 +4,7 @@ zones (daylight-saving transitions, dates before 1970), key naming, big
 integers and decimals, on fmt and convert. Expected outputs are exact."""
 
 import datetime
+import json
 import os
 import sys
 
@@ -150,6 +151,36 @@ case("empty_as_null_with_features_from_cbor",
          {"tagList": [], "userName": "", "c": [[], "", ["x"]],
           "createdAt": "", "d": {"eF": []}}, [], "", [[]]]),
      stdout=EMPTIES_OUT)
+# CBOR records into the features in front of the JSON writer: null members
+# dropped, names renamed, date texts and a native date formatted, before
+# 1970 too; the same as the JSON of the records gives.
+ORDERS = [
+    {"orderId": 1, "createdAt": "2024-03-10T01:30:00-05:00",
+     "remarkText": None, "lineItems": [{"skuId": 7, "unitPrice": None,
+                                        "note": "x"}], "paidAt": None},
+    {"orderId": 2, "createdAt": "2024-11-03T05:30:00Z", "remarkText": "ok",
+     "lineItems": [], "paidAt": cbor2.CBORTag(1, 1730611800)},
+    {"orderId": 3, "createdAt": "1969-12-31T23:59:59.5+01:00",
+     "remarkText": None, "lineItems": [{"skuId": 8, "unitPrice": 12.5,
+                                        "note": None}], "paidAt": None}]
+ORDERS_FLAGS = ["fmt", "-c", "--nulls=drop", "--key-case=snake",
+                "--date-fields=$[*].createdAt",
+                "--date-format=yyyy-MM-dd HH:mm:ss", "--timezone=Asia/Shanghai"]
+ORDERS_OUT = ('[{"order_id":1,"created_at":"2024-03-10 14:30:00",'
+              '"line_items":[{"sku_id":7,"note":"x"}]},'
+              '{"order_id":2,"created_at":"2024-11-03 13:30:00",'
+              '"remark_text":"ok","line_items":[],'
+              '"paid_at":"2024-11-03 13:30:00"},'
+              '{"order_id":3,"created_at":"1970-01-01 06:59:59",'
+              '"line_items":[{"sku_id":8,"unit_price":12.5}]}]\n')
+case("features_from_cbor_records", ORDERS_FLAGS, stdin=cbor2.dumps(ORDERS),
+     stdout=ORDERS_OUT)
+case("features_from_json_records", ORDERS_FLAGS,
+     stdin=json.dumps([dict(o, paidAt="2024-11-03T05:30:00Z")
+                       if o["orderId"] == 2 else o for o in ORDERS]),
+     stdout=ORDERS_OUT.replace('"paid_at":"2024-11-03 13:30:00"',
+                               '"paid_at":"2024-11-03T05:30:00Z"'))
+
 # Names and strings go from the reader to the writer as it holds them, and
 # are still escaped where --ascii asks, or coloured.
 case("empty_as_null_ascii", ["fmt", "-c", "--ascii", "--empty-as-null",

@@ -59,11 +59,16 @@ jbx::transforms::FusedOptions record_features() {
   return jbx::transforms::testing::options(f);
 }
 
+struct Converted {
+  std::string text;
+  std::string error;
+};
+
 // The JSON text of every document of `bytes` and the error that ends it,
 // read with the given split (CborReader::set_split), behind the features
 // when `features`.
-std::string to_json(std::string_view bytes, const jbx::ReadOptions& o,
-                    std::size_t from, std::size_t piece, bool features) {
+Converted to_json(std::string_view bytes, const jbx::ReadOptions& o,
+                  std::size_t from, std::size_t piece, bool features) {
   auto src = jbx::Source::from_memory("<fuzz>", std::string(bytes));
   jbx::CborReader r(*src, o);
   r.set_split(from, piece);
@@ -82,7 +87,7 @@ std::string to_json(std::string_view bytes, const jbx::ReadOptions& o,
                         e.offset ? static_cast<long long>(*e.offset) : -1,
                         e.pointer, e.message);
   }
-  return std::string(sink.data()) + "\n" + error;
+  return {std::string(sink.data()), error};
 }
 
 }  // namespace
@@ -98,8 +103,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   jbx::StringSink sink;
   jbx::CborWriter writer(sink, w);
   for (const bool features : {false, true}) {
-    if (to_json(in, o, SIZE_MAX, 0, features) !=
-        to_json(in, o, 0, 8 + size % 40, features)) {
+    const Converted whole = to_json(in, o, SIZE_MAX, 0, features);
+    const Converted split = to_json(in, o, 0, 8 + size % 40, features);
+    if (whole.error != split.error) std::abort();
+    // The features write a member's key at once, or hold it until its value
+    // comes, as the shapes they learnt from earlier items say: before an
+    // error, one text may hold the key of the member the other has not
+    // written yet.
+    const bool exact = !features || whole.error.empty();
+    if (exact ? whole.text != split.text
+              : !whole.text.starts_with(split.text) &&
+                    !split.text.starts_with(whole.text)) {
       std::abort();
     }
   }
