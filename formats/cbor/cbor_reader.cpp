@@ -783,7 +783,7 @@ class Decoder {
       const std::uint8_t* next = likely_item(theirs, start);
       piece->from = theirs;
       piece->to = next != nullptr ? next : end_;
-      split_->worker.start(&P::run, piece.get());
+      split_->worker.start(&run_piece<P>, piece.get());
       // This thread's piece, read as the caller's loop reads.
       while (p_ < theirs && left != 0) {
         if (at_end()) fail_end("array");
@@ -838,30 +838,38 @@ class Decoder {
     std::string_view text() const { return sink->data(); }
     void splice_into(JsonWriter& w) const { w.splice(text()); }
 
-    static void run(void* arg) {
-      auto& pc = *static_cast<Piece*>(arg);
-      pc.count = 0;
-      pc.error = nullptr;
-      Decoder d(pc.begin, static_cast<std::size_t>(pc.end - pc.begin),
-                static_cast<std::size_t>(pc.from - pc.begin), pc.opts, false);
-      try {
-        // A writer of its own for each piece: one that gave up inside an
-        // item is left inside it.
-        if (pc.sink == nullptr) pc.sink = std::make_unique<StringSink>();
-        pc.sink->clear();
-        pc.writer = std::make_unique<JsonWriter>(*pc.sink, pc.like);
-        // A break or the end of the input is left to the array's reader,
-        // which knows whether one may come there.
-        while (d.p_ < pc.to && !d.at_end() && *d.p_ != 0xff) {
-          d.value(pc.writer.get(), 1);
-          ++pc.count;
-        }
-      } catch (...) {
-        pc.error = std::current_exception();
-      }
-      pc.ended = d.p_;
+    // The handler of a piece: a writer of its own for each, as one that
+    // gave up inside an item is left inside it.
+    JsonWriter* start() {
+      if (sink == nullptr) sink = std::make_unique<StringSink>();
+      sink->clear();
+      writer = std::make_unique<JsonWriter>(*sink, like);
+      return writer.get();
     }
   };
+
+  // Reads the worker's piece (a Piece or FusedPiece at `arg`) into the
+  // handler its start() makes.
+  template <class P>
+  static void run_piece(void* arg) {
+    auto& pc = *static_cast<P*>(arg);
+    pc.count = 0;
+    pc.error = nullptr;
+    Decoder d(pc.begin, static_cast<std::size_t>(pc.end - pc.begin),
+              static_cast<std::size_t>(pc.from - pc.begin), pc.opts, false);
+    try {
+      auto* h = pc.start();
+      // A break or the end of the input is left to the array's reader,
+      // which knows whether one may come there.
+      while (d.p_ < pc.to && !d.at_end() && *d.p_ != 0xff) {
+        d.value(h, 1);
+        ++pc.count;
+      }
+    } catch (...) {
+      pc.error = std::current_exception();
+    }
+    pc.ended = d.p_;
+  }
 
   // The worker's piece of an array read into the fused features
   // (split()): the same, into features and a writer of its own.
@@ -882,26 +890,12 @@ class Decoder {
     static constexpr bool kRereadErrors = true;
     std::string_view text() const { return out.text(); }
     void splice_into(FusedJson& f) { out.splice_into(f); }
-
-    static void run(void* arg) {
-      auto& pc = *static_cast<FusedPiece*>(arg);
-      pc.count = 0;
-      pc.error = nullptr;
-      Decoder d(pc.begin, static_cast<std::size_t>(pc.end - pc.begin),
-                static_cast<std::size_t>(pc.from - pc.begin), pc.opts, false);
-      try {
-        // (The writer reads no text in whole words past its end: the
-        // decoder says for each how far it may.)
-        pc.out.begin(static_cast<std::size_t>(pc.to - pc.from), nullptr, 0);
-        FusedJson* h = &pc.out.fused();
-        while (d.p_ < pc.to && !d.at_end() && *d.p_ != 0xff) {
-          d.value(h, 1);
-          ++pc.count;
-        }
-      } catch (...) {
-        pc.error = std::current_exception();
-      }
-      pc.ended = d.p_;
+    // Features and a writer of their own for each piece. (The writer reads
+    // no text in whole words past its end: the decoder says for each how
+    // far it may.)
+    FusedJson* start() {
+      out.begin(static_cast<std::size_t>(to - from), nullptr, 0);
+      return &out.fused();
     }
   };
 

@@ -121,25 +121,34 @@ struct Converted {
     return out << c.error << " after " << c.text.size() << " bytes";
   }
 };
-Converted to_json(const std::string& bytes, std::size_t piece,
-                  const jbx::WriteOptions& wo = {}) {
+// Reads `bytes` into `h`, in front of a writer to `sink`. `pointer`: the
+// error names its JSON Pointer too.
+Converted read_into(const std::string& bytes, std::size_t piece,
+                    jbx::Handler& h, const jbx::StringSink& sink,
+                    bool pointer) {
   auto src = jbx::Source::from_memory("<input>", bytes);
   const jbx::ReadOptions ro;
   jbx::CborReader r(*src, ro);
   r.set_split(piece == 0 ? SIZE_MAX : 0, piece);
-  jbx::StringSink sink;
-  jbx::JsonWriter w(sink, wo);
   Converted c;
   try {
-    while (r.read_document(w)) {
+    while (r.read_document(h)) {
     }
   } catch (const jbx::Error& e) {
     c.error = std::string(jbx::errc_name(e.code)) + "@" +
-              (e.offset ? std::to_string(*e.offset) : "-") + ": " + e.message;
+              (e.offset ? std::to_string(*e.offset) : "-") +
+              (pointer ? " at " + e.pointer : "") + ": " + e.message;
   }
   c.text = std::string(sink.data());
   c.apart = r.pieces_apart();
   return c;
+}
+
+Converted to_json(const std::string& bytes, std::size_t piece,
+                  const jbx::WriteOptions& wo = {}) {
+  jbx::StringSink sink;
+  jbx::JsonWriter w(sink, wo);
+  return read_into(bytes, piece, w, sink, false);
 }
 
 // to_json() through the fused features in front of the writer, as
@@ -149,10 +158,6 @@ Converted to_json(const std::string& bytes, std::size_t piece,
 Converted to_json_with(const std::string& bytes, std::size_t piece,
                        const jbx::transforms::testing::Features& f,
                        const jbx::WriteOptions& wo = {}, bool generic = false) {
-  auto src = jbx::Source::from_memory("<input>", bytes);
-  const jbx::ReadOptions ro;
-  jbx::CborReader r(*src, ro);
-  r.set_split(piece == 0 ? SIZE_MAX : 0, piece);
   jbx::StringSink sink;
   jbx::JsonWriter w(sink, wo);
   std::unique_ptr<jbx::Handler> fused;
@@ -163,18 +168,7 @@ Converted to_json_with(const std::string& bytes, std::size_t piece,
     fused = std::make_unique<jbx::transforms::FusedFeatures<jbx::JsonWriter>>(
         w, jbx::transforms::testing::options(f));
   }
-  Converted c;
-  try {
-    while (r.read_document(*fused)) {
-    }
-  } catch (const jbx::Error& e) {
-    c.error = std::string(jbx::errc_name(e.code)) + "@" +
-              (e.offset ? std::to_string(*e.offset) : "-") + " at " +
-              e.pointer + ": " + e.message;
-  }
-  c.text = std::string(sink.data());
-  c.apart = r.pieces_apart();
-  return c;
+  return read_into(bytes, piece, *fused, sink, true);
 }
 
 // `n` order records (id, a date, a remark that is null every other time,
