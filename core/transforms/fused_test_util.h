@@ -129,4 +129,26 @@ inline Make chain(const Features& f) {
   };
 }
 
+/// Features for the records binary readers' tests build (members id,
+/// someValue, maybeNull, nestedMap.innerKey, UPPER_key and createdAt, a
+/// date text in every other record): dropping nulls (and null elements),
+/// renaming, dates kept when they are none or failing, null rules, big
+/// integers as strings.
+inline std::vector<Features> record_feature_sets() {
+  std::vector<Features> sets(5);
+  sets[0].nulls = NullPolicy::drop;
+  sets[1].nulls = NullPolicy::drop_all;
+  sets[1].key_case = KeyCase::snake;
+  sets[2].key_case = KeyCase::camel;
+  sets[2].date_fields = {"$[*].createdAt"};
+  sets[2].keep_errors = true;
+  sets[2].date_format = "yyyy-MM-dd HH:mm:ss";
+  sets[3].nulls = NullPolicy::drop;
+  sets[3].null_defaults = {{"$..maybeNull", "\"\""}, {"$..innerKey", "0"}};
+  sets[3].bigint_as_string = true;
+  sets[4].date_fields = {"$[*].createdAt"};  // errors: most are no date
+  sets[4].key_case = KeyCase::upper_snake;
+  return sets;
+}
+
 }  // namespace jbx::transforms::testing

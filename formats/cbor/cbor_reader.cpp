@@ -12,11 +12,11 @@
 
 #include "core/error.h"
 #include "core/sink.h"
-#include "core/transforms/fused.h"
 #include "core/worker.h"
 #include "formats/binary_text.h"
 #include "formats/cbor/cbor_bignum.h"
 #include "formats/cbor/cbor_time.h"
+#include "formats/json/json_fused.h"
 #include "formats/json/json_piece_writer.h"
 #include "formats/json/json_writer.h"
 #include "formats/msgpack/msgpack_text.h"
@@ -254,7 +254,7 @@ class KeyText final : public Handler {
 // Items to read up to a break: an indefinite-length container.
 constexpr std::uint64_t kUntilBreak = UINT64_MAX;
 
-using FusedJson = transforms::FusedFeatures<JsonWriter>;
+using detail::FusedJson;
 
 // What a decoder needs to cut a large top-level array into pieces.
 struct Split {
@@ -418,37 +418,25 @@ class Decoder {
     }
   }
 
-  // A text key, to `h`. The fused features in front of the JSON writer
-  // take an escape-free name that lies in the input, with 16 bytes
-  // readable from its start and KeyRenamer::kPadding past its end, as the
-  // JSON reader gives them (plain_key()), with the first byte of its
-  // value's JSON text: so a member whose value is null is dropped at once
-  // and another written at once, not held until its value comes.
+  // A text key, to `h`: to the features in front of the JSON writer as
+  // the JSON reader gives one where it can (detail::fused_key()).
   template <class H>
   [[gnu::always_inline]] Flow send_key(H& h, std::string_view t, bool plain,
                                        std::size_t readable) {
     if constexpr (std::is_same_v<H, FusedJson>) {
-      constexpr std::size_t kPadding = transforms::detail::KeyRenamer::kPadding;
-      if (plain && in_input(t) && readable >= 16 &&
-          readable - t.size() >= kPadding) {
-        return h.plain_key(t, p_ < end_ ? json_first(*p_) : '\0');
-      }
-      return h.key(t);
+      return detail::fused_key(h, t, plain, in_input(t), readable,
+                               p_ < end_ ? json_first(*p_) : '\0');
     } else {
       return detail::emit_key(h, t, plain, readable);
     }
   }
-  // A text string, to `h`: to the fused features in front of the JSON
-  // writer as escape-free text (plain_string()) when it is.
+  // A text string, to `h`: to the features in front of the JSON writer as
+  // escape-free text when it is.
   template <class H>
   [[gnu::always_inline]] void send_string(H& h, std::string_view t, bool plain,
                                           std::size_t readable) {
     if constexpr (std::is_same_v<H, FusedJson>) {
-      if (plain && in_input(t)) {
-        h.plain_string(t);
-      } else {
-        h.string_value(t);
-      }
+      detail::fused_string(h, t, plain, in_input(t));
     } else {
       detail::emit_string(h, t, plain, readable);
     }

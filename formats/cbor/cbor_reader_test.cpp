@@ -297,20 +297,7 @@ BOOST_AUTO_TEST_CASE(
            (i % 2 == 0 ? text("2024-03-10T01:30:00-05:00") : values[i]);
     doc += values[i];
   }
-  namespace tf = jbx::transforms;
-  std::vector<tf::testing::Features> sets(5);
-  sets[0].nulls = tf::NullPolicy::drop;
-  sets[1].nulls = tf::NullPolicy::drop_all;
-  sets[1].key_case = tf::KeyCase::snake;
-  sets[2].key_case = tf::KeyCase::camel;
-  sets[2].date_fields = {"$[*].createdAt"};
-  sets[2].keep_errors = true;
-  sets[2].date_format = "yyyy-MM-dd HH:mm:ss";
-  sets[3].nulls = tf::NullPolicy::drop;
-  sets[3].null_defaults = {{"$..maybeNull", "\"\""}, {"$..innerKey", "0"}};
-  sets[3].bigint_as_string = true;
-  sets[4].date_fields = {"$[*].createdAt"};  // errors: most are no date
-  sets[4].key_case = tf::KeyCase::upper_snake;
+  const auto sets = jbx::transforms::testing::record_feature_sets();
   jbx::WriteOptions compact;
   compact.compact = true;
   for (std::size_t k = 0; k < sets.size(); ++k) {

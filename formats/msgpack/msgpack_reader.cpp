@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "formats/binary_text.h"
+#include "formats/json/json_fused.h"
 #include "formats/json/json_writer.h"
 #include "formats/msgpack/msgpack_text.h"
 
@@ -146,13 +147,47 @@ std::string_view MsgpackReader::take_string(std::uint64_t len, const char* what,
   return s;
 }
 
+namespace {
+
+using jbx::detail::FusedJson;
+
+// The first byte of the JSON text of the value whose first byte is `b`,
+// for the features' plain_key(): '\0' when it depends on options (bin,
+// ext, floats that may be NaN) or is not known.
+char json_first(std::uint8_t b) {
+  if (b <= 0x7f || (b >= 0xcc && b <= 0xd3)) return '0';
+  if (b >= 0xe0) return '-';
+  if ((b >= 0xa0 && b <= 0xbf) || (b >= 0xd9 && b <= 0xdb)) return '"';
+  if ((b >= 0x90 && b <= 0x9f) || b == 0xdc || b == 0xdd) return '[';
+  if ((b >= 0x80 && b <= 0x8f) || b == 0xde || b == 0xdf) return '{';
+  switch (b) {
+    case 0xc0:
+      return 'n';
+    case 0xc2:
+      return 'f';
+    case 0xc3:
+      return 't';
+    default:
+      return '\0';
+  }
+}
+
+}  // namespace
+
 template <class H>
 void MsgpackReader::deliver_string(H& out, std::uint64_t len,
                                    const char* what) {
   bool plain = false;
   const std::string_view s = take_string(len, what, plain);
-  jbx::detail::emit_string(out, s, plain,
-                           static_cast<std::size_t>(end_ - cur_) + s.size());
+  if constexpr (std::is_same_v<H, FusedJson>) {
+    // Strings stay where they are until the document ends when the whole
+    // input is in memory (a mapped file, or bytes), not in a stream's
+    // buffer.
+    jbx::detail::fused_string(out, s, plain, stream_ == nullptr);
+  } else {
+    jbx::detail::emit_string(out, s, plain,
+                             static_cast<std::size_t>(end_ - cur_) + s.size());
+  }
 }
 
 bool MsgpackReader::read_document(Handler& out) {
@@ -165,6 +200,12 @@ bool MsgpackReader::read_document(Handler& out) {
     // The common case, conversion to JSON without transforms: devirtualised.
     if (auto* json = dynamic_cast<JsonWriter*>(&out)) {
       read_events(*json);
+    } else if (auto* fused = dynamic_cast<FusedJson*>(&out);
+               fused != nullptr && !fused->takes_array_count()) {
+      // The features in front of it, called directly too (not when they
+      // would be told a top-level array's count, as the others are below).
+      counted_ = nullptr;
+      read_events(*fused);
     } else {
       counted_ = out.takes_array_count() ? &out : nullptr;
       read_events(out);
@@ -540,8 +581,13 @@ Flow MsgpackReader::read_key(H& out, Frame& f) {
   f.key_is_text = false;
   bool plain = false;
   const std::string_view k = take_string(len, what, plain);
-  return jbx::detail::emit_key(
-      out, k, plain, static_cast<std::size_t>(end_ - cur_) + k.size());
+  const auto readable = static_cast<std::size_t>(end_ - cur_) + k.size();
+  if constexpr (std::is_same_v<H, FusedJson>) {
+    return jbx::detail::fused_key(out, k, plain, stream_ == nullptr, readable,
+                                  cur_ < end_ ? json_first(*cur_) : '\0');
+  } else {
+    return jbx::detail::emit_key(out, k, plain, readable);
+  }
 }
 
 namespace {

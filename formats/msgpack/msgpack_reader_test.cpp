@@ -5,10 +5,15 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "core/sink.h"
 #include "core/source.h"
+#include "core/transforms/fused_test_util.h"
+#include "formats/json/json_fused.h"
 #include "formats/msgpack/msgpack_test_util.h"
 
 namespace jbx::msgpack {
@@ -385,6 +390,127 @@ BOOST_AUTO_TEST_CASE(a_pipe_claiming_terabytes_fails_at_its_end) {
     BOOST_TEST(e.pointer == "/0");
   }
   ::close(fds[0]);
+}
+
+// The text and error of reading `bytes` into features in front of a JSON
+// writer: FusedFeatures<JsonWriter>, which the reader calls directly, or
+// with `generic` FusedFeatures<Handler>, called through the interface.
+// `pipe`: the bytes come through a pipe, in a stream's buffer.
+std::string read_fused(const std::string& bytes,
+                       const jbx::transforms::testing::Features& f,
+                       bool generic, bool pipe) {
+  jbx::StringSink sink;
+  jbx::WriteOptions wo;
+  wo.compact = true;
+  jbx::JsonWriter w(sink, wo);
+  std::unique_ptr<Handler> h;
+  if (generic) {
+    h = std::make_unique<jbx::transforms::FusedFeatures<Handler>>(
+        w, jbx::transforms::testing::options(f));
+  } else {
+    h = std::make_unique<jbx::transforms::FusedFeatures<jbx::JsonWriter>>(
+        w, jbx::transforms::testing::options(f));
+  }
+  std::string error;
+  int fds[2] = {-1, -1};
+  std::thread feeder;
+  std::unique_ptr<Source> src;
+  std::unique_ptr<MsgpackReader> r;
+  if (pipe) {
+    BOOST_REQUIRE(::pipe(fds) == 0);
+    feeder = std::thread([&] {
+      const char* p = bytes.data();
+      std::size_t left = bytes.size();
+      while (left > 0) {
+        const ssize_t k = ::write(fds[1], p, std::min<std::size_t>(left, 97));
+        if (k <= 0) break;
+        p += k;
+        left -= static_cast<std::size_t>(k);
+      }
+      ::close(fds[1]);
+    });
+    src = Source::open("/proc/self/fd/" + std::to_string(fds[0]));
+    r = std::make_unique<MsgpackReader>(*src, ReadOptions{});
+  } else {
+    r = std::make_unique<MsgpackReader>(bytes, ReadOptions{});
+  }
+  try {
+    while (r->read_document(*h)) {
+    }
+  } catch (const Error& e) {
+    error = std::string(errc_name(e.code)) + "@" +
+            std::to_string(e.offset.value_or(0)) + " at " + e.pointer + ": " +
+            e.message;
+  }
+  if (pipe) {
+    // The feeder writes what is left into the pipe as it is read here.
+    char drain[4096];
+    while (src->read(drain, sizeof drain) > 0) {
+    }
+    feeder.join();
+    ::close(fds[0]);
+  }
+  return std::string(sink.data()) + "\n" + error;
+}
+
+BOOST_AUTO_TEST_CASE(features_called_directly_give_what_they_give_otherwise) {
+  // Called directly, the features take escape-free keys as the JSON
+  // reader gives them, with their value's first byte (plain_key()), when
+  // the input is in memory: the same text and errors as through the
+  // Handler interface, for every kind of value as a member, nested and as
+  // an element, from memory and from a pipe.
+  std::vector<std::string> values;
+  for (const char* h : {"c0",
+                        "c2",
+                        "c3",
+                        "05",
+                        "ff",
+                        "ccff",
+                        "d3ffffffffffffff00",
+                        "cf8000000000000000",
+                        "ca7fc00000",
+                        "cb3ff199999999999a",
+                        "a3616263",
+                        "d903616263",
+                        "c4020102",
+                        "920102",
+                        "81a16101",
+                        "d6ff00000000",
+                        "a3e6b0b4",
+                        "a122",
+                        "80",
+                        "90",
+                        "810102",
+                        "d90568656c6c6f",
+                        "c7010501"}) {
+    values.push_back(test::hex(h));
+  }
+  const auto str = [](const std::string& s) {
+    return std::string(1, static_cast<char>(0xa0 | s.size())) + s;
+  };
+  std::string doc =
+      test::hex("dc00") + std::string(1, static_cast<char>(values.size() * 2));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    doc += test::hex("86") + str("id") + std::string(1, static_cast<char>(i)) +
+           str("someValue") + values[i] + str("maybeNull") + test::hex("c0") +
+           str("nestedMap") + test::hex("81") + str("innerKey") + values[i] +
+           str("UPPER_key") + values[i] + str("createdAt") +
+           (i % 2 == 0 ? str("2024-03-10T01:30:00-05:00") : values[i]);
+    doc += values[i];
+  }
+  doc += doc;  // a second document
+  const auto sets = jbx::transforms::testing::record_feature_sets();
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    for (const std::size_t cut :
+         {doc.size(), doc.size() / 2, doc.size() / 2 - 1, std::size_t{40}}) {
+      const std::string in = doc.substr(0, cut);
+      const std::string generic = read_fused(in, sets[k], true, false);
+      BOOST_TEST(read_fused(in, sets[k], false, false) == generic,
+                 "set " << k << " cut " << cut);
+      BOOST_TEST(read_fused(in, sets[k], false, true) == generic,
+                 "set " << k << " cut " << cut << " from a pipe");
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
