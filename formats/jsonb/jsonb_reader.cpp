@@ -15,6 +15,7 @@
 #include "core/datetime.h"
 #include "core/error.h"
 #include "formats/binary_text.h"
+#include "formats/json/json_fused.h"
 #include "formats/json/json_writer.h"
 #include "formats/jsonb/jsonb_number.h"
 
@@ -202,6 +203,11 @@ class JsonbReader::Impl {
     out_ = &out;
     json_ = dynamic_cast<JsonWriter*>(&out);
     counted_ = json_ == nullptr && out.takes_array_count() ? &out : nullptr;
+    // The features in front of the JSON writer, called directly for keys
+    // and strings (not when they would be told a top-level array's count).
+    fused_ = json_ == nullptr && counted_ == nullptr
+                 ? dynamic_cast<detail::FusedJson*>(&out)
+                 : nullptr;
     try {
       value(0);
     } catch (Error& e) {
@@ -900,6 +906,10 @@ class JsonbReader::Impl {
       const std::string_view s = string_body(t, at);
       if (out_ == json_ && plain_) {
         json_->direct_string(s, readable_);
+      } else if (fused_ != nullptr && out_ == fused_) {
+        // (A plain text lies in the input, which holds it until the
+        // document ends.)
+        detail::fused_string(*fused_, s, plain_, plain_);
       } else {
         out_->string_value(s);
       }
@@ -1037,7 +1047,32 @@ class JsonbReader::Impl {
 
   Flow emit_key(std::string_view k) {
     if (out_ == json_ && plain_) return json_->direct_key(k, readable_);
+    if (fused_ != nullptr && out_ == fused_) {
+      return detail::fused_key(*fused_, k, plain_, plain_, readable_,
+                               pos_ < n_ ? json_first(p_[pos_]) : '\0');
+    }
     return out_->key(k);
+  }
+
+  // The first byte of the JSON text of the value whose tag is `t`, for
+  // the features' plain_key(): '\0' when it depends on options or on what
+  // follows (dates, decimals, binary, typed values, references).
+  static char json_first(u8 t) {
+    if (t <= 0x48 || t >= 0xbc) return '0';  // integers
+    if (t >= kStrFix0 && t <= kSymbol) return '"';
+    if (t >= kArrayFix0 && t <= kArray) return '[';
+    switch (t) {
+      case kObject:
+        return '{';
+      case 0xaf:
+        return 'n';
+      case 0xb0:
+        return 'f';
+      case 0xb1:
+        return 't';
+      default:
+        return '\0';
+    }
   }
 
   // ---- where we are, for the JSON Pointer of an error --------------------
@@ -1315,6 +1350,7 @@ class JsonbReader::Impl {
   // The JSON writer when it is the consumer: its inline forms are called
   // directly while out_ is it (not while muted or spelling a key).
   JsonWriter* json_ = nullptr;
+  detail::FusedJson* fused_ = nullptr;
   // give_back_to(): Source::give_back() once pos_ is past next_give_.
   static constexpr std::size_t kGiveStep = std::size_t{4} << 20;
   Source* give_ = nullptr;

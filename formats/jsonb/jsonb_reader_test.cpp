@@ -4,6 +4,9 @@
 #include <filesystem>
 #include <memory>
 
+#include "core/sink.h"
+#include "core/transforms/fused_test_util.h"
+#include "formats/json/json_fused.h"
 #include "formats/jsonb/jsonb_format.h"
 #include "formats/jsonb/jsonb_test_util.h"
 
@@ -494,6 +497,82 @@ BOOST_AUTO_TEST_CASE(sniffer_rejects_cbor_and_msgpack_of_the_json_corpus) {
     const std::string bytes = slurp(e.path().string());
     BOOST_TEST(!sniff_jsonb(bytes), e.path());
     BOOST_TEST(!sniff_jsonb(std::string_view(bytes).substr(0, 64)), e.path());
+  }
+}
+
+namespace {
+
+// The text and error of reading `bytes` into features in front of a JSON
+// writer: FusedFeatures<JsonWriter>, which the reader calls directly for
+// keys and strings, or with `generic` FusedFeatures<Handler>.
+std::string read_fused(std::string_view bytes,
+                       const transforms::testing::Features& f, bool generic) {
+  StringSink sink;
+  WriteOptions wo;
+  wo.compact = true;
+  JsonWriter w(sink, wo);
+  std::unique_ptr<Handler> h;
+  if (generic) {
+    h = std::make_unique<transforms::FusedFeatures<Handler>>(
+        w, transforms::testing::options(f));
+  } else {
+    h = std::make_unique<transforms::FusedFeatures<JsonWriter>>(
+        w, transforms::testing::options(f));
+  }
+  std::string error;
+  try {
+    JsonbReader r(bytes, ReadOptions{}, JsonbReadOptions{});
+    while (r.read_document(*h)) {
+    }
+  } catch (const Error& e) {
+    error = std::string(errc_name(e.code)) + "@" +
+            std::to_string(e.offset.value_or(0)) + " at " + e.pointer + ": " +
+            e.message;
+  }
+  return std::string(sink.data()) + "\n" + error;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(features_called_directly_give_what_they_give_otherwise) {
+  // Called directly, the features take escape-free keys as the JSON
+  // reader gives them, with their value's first byte (plain_key()): the
+  // same text and errors as through the Handler interface, on records of
+  // every kind of value and on fastjson2's own documents (symbols,
+  // references, typed values), whole and cut short.
+  std::string json = "[";
+  const char* values[] = {"null",         "true",
+                          "false",        "0",
+                          "-7",           "18446744073709551616",
+                          "1.5",          "-2.5e300",
+                          "\"abc\"",      "\"a\\\"b\"",
+                          "\"\\u6c34\"",  "[]",
+                          "[1,null]",     "{}",
+                          "{\"a\":null}", "\"2024-03-10T01:30:00-05:00\""};
+  for (std::size_t i = 0; i < std::size(values); ++i) {
+    const std::string v = values[i];
+    json += fmt::format(
+        "{}{{\"id\":{},\"someValue\":{},\"maybeNull\":null,"
+        "\"nestedMap\":{{\"innerKey\":{}}},\"UPPER_key\":[{}],"
+        "\"createdAt\":{}}},{}",
+        i == 0 ? "" : ",", i, v, v, v,
+        i % 2 == 0 ? "\"2024-03-10T01:30:00-05:00\"" : v, v);
+  }
+  json += "]";
+  std::vector<std::string> docs = {encode(parse_json(json))};
+  for (const auto& e : std::filesystem::directory_iterator(corpus_dir())) {
+    if (e.path().extension() == ".jsonb") docs.push_back(slurp(e.path()));
+  }
+  const auto sets = transforms::testing::record_feature_sets();
+  for (const std::string& doc : docs) {
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      for (const std::size_t cut : {doc.size(), doc.size() * 2 / 3}) {
+        const std::string_view in = std::string_view(doc).substr(0, cut);
+        BOOST_TEST(
+            read_fused(in, sets[k], false) == read_fused(in, sets[k], true),
+            "set " << k << " cut " << cut << " of " << doc.size());
+      }
+    }
   }
 }
 
