@@ -522,6 +522,10 @@ class FusedFeatures final : public Handler {
     // In a shape: the name as written, with KeyRenamer::kPadding zero
     // bytes after it (`renamed`, or a copy in Shape::written).
     std::string_view out;
+    // `out` needs no escaping in JSON (no '"', '\\' or control character):
+    // the JSON writer may copy it as it is. (A binary reader's names, and
+    // unescaped JSON ones, may need it.)
+    bool escape_free = true;
     PathTracker::KeyStep step;
     // In a shape, for a live step: whether a date rule selects the member
     // itself (not only values below it, as `$..createdAt` does for a

@@ -743,14 +743,19 @@ template <class Next>
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_cached(
     const CachedKey& c) {
-  return send_name(c.out, true, true);
+  return send_name(c.out, c.escape_free, true);
 }
 
 template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_repeated(
     CachedKey& c) {
   if constexpr (detail::TakesRepeatedKeys<Next>) {
-    return next_.repeated_key(c.out, c.text, c.text_tag);
+    // (The writer keeps the name as it is: one that needs escaping goes
+    // the general way.)
+    if (c.escape_free) [[likely]] {
+      return next_.repeated_key(c.out, c.text, c.text_tag);
+    }
+    return send_cached(c);
   } else {
     return send_cached(c);
   }
@@ -1209,6 +1214,9 @@ void FusedFeatures<Next>::reshape(Open& o) {
       c.out = std::string_view(s.written.data() + at, c.size);
       at += c.size + detail::KeyRenamer::kPadding;
     }
+    c.escape_free = std::none_of(c.out.begin(), c.out.end(), [](char b) {
+      return b == '"' || b == '\\' || static_cast<unsigned char>(b) < 0x20;
+    });
   }
   // The same as when the object opened: its members' levels are left.
   if (tracker_) s.context = context();

@@ -195,6 +195,11 @@ const char* const kDocs[] = {
         {"p":{"q":3},"r":[{"s":4}],"t":[[{"u":6}]],"createdAt":"2024-01-06"}])",
     // A record key that needs escaping, and a record with escaped keys.
     R"([{"a\u0042":1,"aB":null},{"aB":2,"a\u0042":null},{"aB":3,"a\u0042":4}])",
+    // Record keys that stay escaped in JSON text (a quote, a backslash, a
+    // control character): the shape that remembers them must write them
+    // escaped.
+    R"([{"a\"b":1,"c\\d":null,"e\u0001f":2},{"a\"b":3,"c\\d":4,"e\u0001f":null},
+        {"a\"b":5,"c\\d":null,"e\u0001f":6},{"a\"b":7,"c\\d":8,"e\u0001f":9}])",
     // A shape's name with a backslash, then the same bytes in the text,
     // which are another name there ("aB"): a name read as it is in the text
     // matches only names without one.

@@ -181,6 +181,19 @@ case("features_from_json_records", ORDERS_FLAGS,
      stdout=ORDERS_OUT.replace('"paid_at":"2024-11-03 13:30:00"',
                                '"paid_at":"2024-11-03T05:30:00Z"'))
 
+# Record keys that stay escaped: a quote, a backslash, a control character,
+# remembered by the records' shape, are written escaped in every record.
+ESCAPED = ('[{"a\\"b":1,"c\\\\d":null,"e\\u0001f":2},'
+           '{"a\\"b":3,"c\\\\d":4,"e\\u0001f":null},'
+           '{"a\\"b":5,"c\\\\d":null,"e\\u0001f":6}]')
+ESCAPED_OUT = ('[{"a\\"b":1,"e\\u0001f":2},{"a\\"b":3,"c\\\\d":4},'
+               '{"a\\"b":5,"e\\u0001f":6}]\n')
+case("features_escaped_record_keys", ["fmt", "-c", "--nulls=drop"],
+     stdin=ESCAPED, stdout=ESCAPED_OUT)
+case("features_escaped_record_keys_from_msgpack",
+     ["fmt", "-c", "--nulls=drop", "-f", "msgpack"],
+     stdin=msgpack.packb(json.loads(ESCAPED)), stdout=ESCAPED_OUT)
+
 # Names and strings go from the reader to the writer as it holds them, and
 # are still escaped where --ascii asks, or coloured.
 case("empty_as_null_ascii", ["fmt", "-c", "--ascii", "--empty-as-null",
