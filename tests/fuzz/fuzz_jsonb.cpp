@@ -1,7 +1,8 @@
 // libFuzzer target for the JSONB reader: decode every document straight
 // into the JSONB writer, then check that jbx's own JSONB decodes to the same
-// events (exact decimals, so numbers survive as read). Also runs the
-// sniffer on the input.
+// events (exact decimals, so numbers survive as read). The fused features
+// in front of the JSON writer must write the same called directly and
+// through the Handler interface. Also runs the sniffer on the input.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "formats/jsonb/jsonb_reader.h"
 #include "formats/jsonb/jsonb_writer.h"
 #include "tests/fuzz/event_log.h"
+#include "tests/fuzz/fused_alike.h"
 
 namespace {
 
@@ -32,6 +34,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   w.exact_decimals = true;
   jbx::StringSink sink;
   jbx::JsonbWriter writer(sink, w);
+  jbx_fuzz::check_features_alike([&](jbx::Handler& h) {
+    jbx::JsonbReader r(in, o);
+    while (r.read_document(h)) {
+    }
+  });
   jbx_fuzz::EventLog first(&writer, kRules);
   try {
     jbx::JsonbReader r(in, o);

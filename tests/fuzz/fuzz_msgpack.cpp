@@ -4,7 +4,9 @@
 // their payload and timestamps their instant: a timestamp64 of whole seconds
 // comes back as the smaller timestamp32). Also runs the sniffer on the input. A
 // jbx::Error from the first read is fine when it is binary with an offset
-// inside the input; a crash, a leak or a disagreement aborts.
+// inside the input; a crash, a leak or a disagreement aborts. The fused
+// features in front of the JSON writer must write the same called directly
+// and through the Handler interface.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +21,7 @@
 #include "formats/msgpack/msgpack_reader.h"
 #include "formats/msgpack/msgpack_writer.h"
 #include "tests/fuzz/event_log.h"
+#include "tests/fuzz/fused_alike.h"
 
 namespace {
 
@@ -36,6 +39,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   jbx::WriteOptions w;
   jbx::StringSink sink;
   jbx::msgpack::MsgpackWriter writer(sink, w);
+  jbx_fuzz::check_features_alike([&](jbx::Handler& h) {
+    jbx::msgpack::MsgpackReader r(in, o);
+    while (r.read_document(h)) {
+    }
+  });
   jbx_fuzz::EventLog first(&writer, kRules);
   try {
     jbx::msgpack::MsgpackReader r(in, o);
