@@ -750,12 +750,8 @@ template <class Next>
 [[gnu::always_inline]] inline Flow FusedFeatures<Next>::send_repeated(
     CachedKey& c) {
   if constexpr (detail::TakesRepeatedKeys<Next>) {
-    // (The writer keeps the name as it is: one that needs escaping goes
-    // the general way.)
-    if (c.escape_free) [[likely]] {
-      return next_.repeated_key(c.out, c.text, c.text_tag);
-    }
-    return send_cached(c);
+    // (The writer escapes a name that needs it.)
+    return next_.repeated_key(c.out, c.text, c.text_tag);
   } else {
     return send_cached(c);
   }

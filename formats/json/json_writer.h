@@ -80,7 +80,8 @@ class JsonWriter final : public Writer {
   /// the value, the separator, the quoted name and the colon, as made for
   /// the depth `tag` names, followed by kWordCopy zero bytes. Made (or
   /// remade) when the depth differs, it is then copied in whole blocks.
-  /// `name` has kWordCopy bytes readable past its end.
+  /// `name` has kWordCopy bytes readable past its end. A name that needs
+  /// escaping is written as key() writes it, every time (no text is kept).
   Flow repeated_key(std::string_view name, std::string& text, std::size_t& tag);
   /// repeated_key() of a kept `text` (as made for `tag`) with a string
   /// value written in place: copies the key and the opening quote, and
