@@ -8,6 +8,7 @@
 // to. Growth is out of line (byte_buffer.cpp) for the same reason.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -38,6 +39,14 @@ namespace detail {
     p[n - 1] = s[n - 1];
   }
   return p + n;
+}
+
+/// Whether JSON writes `s` as it is between quotes: it holds no '"', '\\'
+/// or control character.
+inline bool escape_free(std::string_view s) {
+  return std::none_of(s.begin(), s.end(), [](char c) {
+    return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+  });
 }
 
 /// A text whose storage may be read this many bytes from its start (the

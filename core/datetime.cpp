@@ -13,6 +13,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/byte_buffer.h"
 #include "core/error.h"
 
 namespace jbx::datetime {
@@ -1290,11 +1291,7 @@ DatePattern DatePattern::compile(std::string_view pattern) {
     switch (it.letter) {
       case 0:
         p.bound_ += it.literal.size();
-        for (const char c : it.literal) {
-          if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) {
-            p.escape_free_ = false;
-          }
-        }
+        if (!jbx::detail::escape_free(it.literal)) p.escape_free_ = false;
         break;
       case 'M':
       case 'E':

@@ -1210,9 +1210,7 @@ void FusedFeatures<Next>::reshape(Open& o) {
       c.out = std::string_view(s.written.data() + at, c.size);
       at += c.size + detail::KeyRenamer::kPadding;
     }
-    c.escape_free = std::none_of(c.out.begin(), c.out.end(), [](char b) {
-      return b == '"' || b == '\\' || static_cast<unsigned char>(b) < 0x20;
-    });
+    c.escape_free = jbx::detail::escape_free(c.out);
   }
   // The same as when the object opened: its members' levels are left.
   if (tracker_) s.context = context();

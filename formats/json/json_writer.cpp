@@ -512,10 +512,7 @@ Flow JsonWriter::plain_key_general(std::string_view name) {
 Flow JsonWriter::repeated_key_general(std::string_view name, std::string& text,
                                       std::size_t& tag) {
   // (`tag` stays as it is for such a name: the next call comes here too.)
-  const auto escaped = [](char c) {
-    return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
-  };
-  if (std::any_of(name.begin(), name.end(), escaped)) return key_general(name);
+  if (!jbx::detail::escape_free(name)) return key_general(name);
   if (slow_ != 0 || name.size() > kLongText) {
     return direct_key(name, name.size() + kWordCopy);
   }
