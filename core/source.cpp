@@ -1,6 +1,7 @@
 #include "core/source.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -134,6 +135,16 @@ std::size_t Source::read(char* buf, std::size_t n) {
     const ssize_t got = ::read(fd_, buf, n);
     if (got >= 0) return static_cast<std::size_t>(got);
     if (errno != EINTR) io_error(name_, "cannot read");
+  }
+}
+
+bool Source::ready() {
+  if (pending_pos_ < pending_.size() || fd_ < 0) return true;
+  pollfd p{fd_, POLLIN, 0};
+  for (;;) {
+    const int n = poll(&p, 1, 0);
+    if (n >= 0) return n > 0;
+    if (errno != EINTR) return true;  // read() will say what is wrong
   }
 }
 

@@ -68,6 +68,10 @@ class Source {
   /// Streaming access: reads up to `n` bytes, returns 0 at the end. Bytes
   /// seen by peek() are delivered first. Do not mix with whole().
   std::size_t read(char* buf, std::size_t n);
+  /// Whether read() would return at once: bytes are waiting, or the input
+  /// has ended. (For a pipe: what a writer has written and not yet been
+  /// read.)
+  bool ready();
 
   /// Sequential access for readers of document sequences, in memory that
   /// does not grow with the input: the input from byte `offset` on, as far

@@ -20,8 +20,7 @@ PieceWriter::PieceWriter(const JsonWriter& like,
 
 PieceWriter::~PieceWriter() = default;
 
-void PieceWriter::begin(std::size_t bytes, const char* readable,
-                        std::size_t size) {
+void PieceWriter::make(std::size_t bytes) {
   // Made on the thread that writes the pieces, from its heap: a writer is
   // written to on every event, and its blocks must not share a cache line
   // with the walk's.
@@ -36,6 +35,13 @@ void PieceWriter::begin(std::size_t bytes, const char* readable,
   if (options_->fused) {
     fused_ = std::make_unique<transforms::FusedFeatures<JsonWriter>>(
         *writer_, *options_->fused);
+  }
+}
+
+void PieceWriter::begin(std::size_t bytes, const char* readable,
+                        std::size_t size) {
+  make(bytes);
+  if (fused_ != nullptr) {
     fused_->begin_array();
   } else {
     writer_->begin_array();
@@ -45,6 +51,22 @@ void PieceWriter::begin(std::size_t bytes, const char* readable,
   writer_->null_value();
   from_ = sink_->data().size();
   writer_->set_readable(readable, size);
+}
+
+void PieceWriter::begin_documents(std::size_t bytes, const char* readable,
+                                  std::size_t size) {
+  make(bytes);
+  from_ = 0;
+  writer_->set_readable(readable, size);
+}
+
+Handler& PieceWriter::handler() {
+  if (fused_ != nullptr) return *fused_;
+  return *writer_;
+}
+
+void PieceWriter::append_documents_to(JsonWriter& w) const {
+  w.append_documents(text());
 }
 
 std::string_view PieceWriter::text() const {

@@ -28,7 +28,13 @@ class PieceWriter {
   /// a top-level array after an item, as the walk's are at the comma
   /// before the piece. `readable` as JsonWriter::set_readable().
   void begin(std::size_t bytes, const char* readable, std::size_t size);
+  /// Begins a run of whole documents (the lines of JSON Lines that the
+  /// reader's second thread reads): new handlers between documents.
+  void begin_documents(std::size_t bytes, const char* readable,
+                       std::size_t size);
   JsonWriter& writer() { return *writer_; }
+  /// The features when made with them, else the writer.
+  Handler& handler();
   /// Only when made with features.
   transforms::FusedFeatures<JsonWriter>& fused() { return *fused_; }
   /// What the piece wrote since begin(): whole items, each after its
@@ -40,9 +46,15 @@ class PieceWriter {
   /// counts the piece's items as items it passed (items_passed()), so that
   /// the paths it names later hold their index.
   void splice_into(transforms::FusedFeatures<JsonWriter>& f);
+  /// Appends what the documents since begin_documents() wrote to `w`,
+  /// which is between documents (w.append_documents()).
+  void append_documents_to(JsonWriter& w) const;
 
  private:
   struct Options;
+  // New handlers for about `bytes` bytes of input.
+  void make(std::size_t bytes);
+
   std::unique_ptr<Options> options_;
   std::unique_ptr<StringSink> sink_;
   std::unique_ptr<JsonWriter> writer_;

@@ -2,14 +2,18 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <typeinfo>
 
 #include "core/error.h"
 #include "core/transforms/nulls.h"
+#include "core/worker.h"
 #include "formats/json/json_fused.h"
 #include "formats/json/json_parser.h"
+#include "formats/json/json_piece_writer.h"
 #include "formats/json/json_simd.h"
 #include "formats/json/json_writer.h"
 
@@ -18,6 +22,19 @@ namespace jbx {
 namespace {
 
 constexpr std::size_t kChunk = std::size_t{1} << 20;  // lines mode read size
+// Lines mode: the window's complete lines are read on two threads when they
+// hold at least twice this many bytes. (Below, starting the worker and
+// splicing its text in cost more than the overlap gains.)
+constexpr std::size_t kHalvesFrom = std::size_t{64} << 10;
+// Lines mode: each of the two halves holds at most this many bytes.
+constexpr std::size_t kHalfMax = std::size_t{1} << 20;
+// Lines mode: the share of the worker's half in the lines cut in two, in
+// kShares parts, changes by this many parts after each half.
+constexpr std::size_t kShares = 256;
+constexpr std::size_t kShareStep = 4;
+// Lines mode on a mapped file: how often the source hears how far the lines
+// read have got.
+constexpr std::size_t kPassStep = std::size_t{1} << 20;
 // How much of a line before a streamed document is kept to show it whole
 // in an error message.
 constexpr std::size_t kLineContext = 4096;
@@ -76,6 +93,101 @@ constexpr std::int64_t kInOrderFrom = std::int64_t{16} << 20;
 
 struct JsonReader::Impl {
   std::unique_ptr<SimdEngine> engine;
+  std::optional<SimdChunking> chunking;  // as set for tests
+};
+
+// JSON Lines into the JSON writer, alone or behind the fused features, on
+// two threads: the complete lines in the window are cut in two at a line's
+// end. This thread reads the first half line by line, as on one thread,
+// while the worker reads the second into handlers of its own (PieceWriter);
+// when this thread gets there, the worker's text is appended after its
+// own, and the lines are counted as read. A line the worker cannot read
+// (any error, the features' too) drops its whole half, which this thread
+// then reads as on one thread: the output and the messages are the same.
+struct JsonReader::Halves {
+  // The handler the worker's half is for: the JSON writer alone, or behind
+  // the fused features (its kind is checked again before the text goes
+  // in).
+  Halves(const JsonWriter& w, const transforms::FusedFeatures<JsonWriter>* f,
+         std::uint32_t depth_limit, std::size_t simd_bytes)
+      : out(w, f),
+        fused(f != nullptr),
+        engine(make_simd_engine(depth_limit)),
+        max_depth(depth_limit),
+        simd_limit(simd_bytes) {}
+  ~Halves() { worker.wait(); }  // before the rest goes
+
+  PieceWriter out;
+  bool fused;
+  std::unique_ptr<SimdEngine> engine;
+  std::uint32_t max_depth;
+  std::size_t simd_limit;
+  // The half: the lines in text[from, to) (`to` just past a newline),
+  // readable up to `capacity`; the input offset of text[0].
+  const char* text = nullptr;
+  std::size_t capacity = 0;
+  std::size_t from = 0;
+  std::size_t to = 0;
+  std::uint64_t base = 0;
+  bool active = false;            // started and not yet joined
+  std::atomic<bool> done{false};  // the worker has read it
+  // What reading it gave: whether every line was read, and how many lines
+  // and documents there were.
+  bool ok = false;
+  std::uint64_t lines = 0;
+  std::uint64_t documents = 0;
+  Worker worker;  // last: it goes first, after the wait above
+
+  // Reads the half at `arg` (the worker's task).
+  static void run(void* arg) {
+    auto& h = *static_cast<Halves*>(arg);
+    h.ok = false;
+    h.lines = 0;
+    h.documents = 0;
+    struct Done {
+      std::atomic<bool>& done;
+      ~Done() { done.store(true, std::memory_order_release); }
+    } done{h.done};
+    try {
+      h.out.begin_documents(h.to - h.from, h.text, h.capacity);
+      Handler& handler = h.out.handler();
+      for (std::size_t b = h.from; b < h.to;) {
+        const auto* nl =
+            static_cast<const char*>(std::memchr(h.text + b, '\n', h.to - b));
+        const auto e = static_cast<std::size_t>(nl - h.text);
+        ++h.lines;
+        if (!blank({h.text + b, e - b})) {
+          if (!h.line(b, e, handler)) return;
+          handler.end_document();
+          ++h.documents;
+        }
+        b = e + 1;
+      }
+      h.ok = true;
+    } catch (...) {
+      // Dropped: this thread reads the half again, and meets it.
+    }
+  }
+
+  // Reads the line text[b, e) (not blank) as read_line() would; false
+  // when that would not simply succeed.
+  bool line(std::size_t b, std::size_t e, Handler& h) const {
+    const std::string_view line(text + b, e - b);
+    std::size_t first = 0;
+    while (is_ws(line[first])) ++first;
+    const char c = line[first];
+    const std::size_t len = line.size() - first;
+    if ((c == '{' || c == '[') && engine != nullptr && len <= simd_limit) {
+      const SimdResult r = engine->parse(line.data() + first, len,
+                                         capacity - b - first, h, nullptr);
+      return r.ok && !r.refused && !r.stopped && r.consumed == len;
+    }
+    JsonScalarParser p(line, base + b, max_depth);
+    p.set_position(first);
+    if (!p.parse_value(h)) return false;
+    p.expect_end();
+    return true;
+  }
 };
 
 namespace {
@@ -99,13 +211,108 @@ class ReadableWindow {
 }  // namespace
 
 JsonReader::JsonReader(Source& in, const ReadOptions& o, JsonMode mode)
-    : in_(in), opt_(o), mode_(mode), impl_(std::make_unique<Impl>()) {
+    : in_(in),
+      opt_(o),
+      mode_(mode),
+      impl_(std::make_unique<Impl>()),
+      halves_from_(kHalvesFrom) {
   if (opt_.max_depth <= kMaxRecursion) {
     impl_->engine = make_simd_engine(opt_.max_depth);
   }
 }
 
 JsonReader::~JsonReader() = default;
+
+namespace {
+
+// The JSON writer that `out` writes with, itself or behind the fused
+// features; null for any other handler.
+JsonWriter* text_writer(Handler& out,
+                        transforms::FusedFeatures<JsonWriter>*& fused) {
+  fused = nullptr;
+  if (typeid(out) == typeid(JsonWriter)) return static_cast<JsonWriter*>(&out);
+  if (typeid(out) == typeid(transforms::FusedFeatures<JsonWriter>)) {
+    fused = static_cast<transforms::FusedFeatures<JsonWriter>*>(&out);
+    return &fused->next();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void JsonReader::start_half(Handler& out) {
+  if (halves_from_ == SIZE_MAX || impl_->engine == nullptr) return;
+  if (buf_offset_ + buf_begin_ < halves_resume_) return;
+  const std::size_t avail = buf_end_ - buf_begin_;
+  if (avail < 2 * halves_from_ || avail < 2) return;
+  transforms::FusedFeatures<JsonWriter>* fused = nullptr;
+  const JsonWriter* writer = text_writer(out, fused);
+  if (writer == nullptr) return;
+  if (!Worker::useful()) {
+    halves_from_ = SIZE_MAX;
+    return;
+  }
+  // The complete lines, cut in two at the end of the line in the middle.
+  // (At most kHalfMax bytes each: the worker's text waits in memory.)
+  const char* p = win();
+  const auto* last = static_cast<const char*>(
+      memrchr(p + buf_begin_, '\n', std::min(avail, 2 * kHalfMax)));
+  if (last == nullptr) return;
+  const auto end = static_cast<std::size_t>(last - p) + 1;
+  if (end - buf_begin_ < 2 * halves_from_) return;
+  const std::size_t mid =
+      buf_begin_ + (end - buf_begin_) * (kShares - halves_share_) / kShares;
+  const auto* cut =
+      static_cast<const char*>(std::memchr(p + mid, '\n', end - mid));
+  const auto from = static_cast<std::size_t>(cut - p) + 1;
+  if (from >= end) return;  // one long line: nothing is left for a half
+  if (halves_ == nullptr || halves_->fused != (fused != nullptr)) {
+    halves_.reset();
+    halves_ =
+        std::make_unique<Halves>(*writer, fused, opt_.max_depth, simd_limit_);
+    if (impl_->chunking && halves_->engine != nullptr) {
+      halves_->engine->set_chunking(*impl_->chunking);
+    }
+  }
+  Halves& h = *halves_;
+  h.text = p;
+  h.capacity = win_capacity();
+  h.from = from;
+  h.to = end;
+  h.base = buf_offset_;
+  h.active = true;
+  h.done.store(false, std::memory_order_relaxed);
+  h.worker.start(&Halves::run, &h);
+}
+
+void JsonReader::join_half(Handler& out) {
+  Halves& h = *halves_;
+  // This thread reads its lines in more steps (one call each) and appends
+  // the worker's text: the cut moves until neither waits for the other
+  // much.
+  if (h.done.load(std::memory_order_acquire)) {
+    halves_share_ = std::min(halves_share_ + kShareStep, kShares - kShareStep);
+  } else {
+    halves_share_ = std::max(halves_share_ - kShareStep, kShareStep);
+  }
+  h.worker.wait();
+  h.active = false;
+  transforms::FusedFeatures<JsonWriter>* fused = nullptr;
+  JsonWriter* writer = text_writer(out, fused);
+  if (!h.ok || writer == nullptr || (fused != nullptr) != h.fused) {
+    // This thread reads the half's lines, and the worker none of them.
+    halves_resume_ = buf_offset_ + h.to;
+    return;
+  }
+  const std::string_view text = h.out.text();
+  h.out.append_documents_to(*writer);
+  // The worker writes its next half over this text.
+  Worker::evict(text.data(), text.size());
+  buf_begin_ = h.to;
+  line_no_ += h.lines;
+  documents_ += h.documents;
+  ++halves_apart_;
+}
 
 bool JsonReader::read_document(Handler& out) {
   if (mode_ == JsonMode::lines) return read_line(out);
@@ -153,6 +360,7 @@ std::size_t skim_close(std::string_view text, std::size_t start,
 
 void JsonReader::set_simd_chunking(const SimdChunking& c) {
   if (impl_->engine != nullptr) impl_->engine->set_chunking(c);
+  impl_->chunking = c;
 }
 
 bool JsonReader::use_simd(std::size_t len) const {
@@ -291,13 +499,19 @@ void JsonReader::refill(std::size_t keep) {
   if (buf_.size() < buf_end_ + room_needed) {
     buf_.grow(std::max(buf_.size() * 2, kChunk + Source::kPadding), buf_end_);
   }
-  const std::size_t got = in_.read(buf_.data() + buf_end_,
-                                   buf_.size() - Source::kPadding - buf_end_);
-  if (got == 0) {
-    eof_ = true;
-  } else {
+  // One read, which may wait for the input; then, in lines mode, more for
+  // as long as more is there at once (a pipe gives at most its buffer's
+  // worth at a time), so that the window holds enough lines for two
+  // threads (start_half()).
+  const std::size_t room = buf_.size() - Source::kPadding;
+  std::size_t got = in_.read(buf_.data() + buf_end_, room - buf_end_);
+  buf_end_ += got;
+  while (got > 0 && mode_ == JsonMode::lines && room - buf_end_ >= kChunk / 4 &&
+         in_.ready()) {
+    got = in_.read(buf_.data() + buf_end_, room - buf_end_);
     buf_end_ += got;
   }
+  if (got == 0) eof_ = true;
   // simdjson reads the padding after a document's end: keep it zero, not
   // stale bytes of earlier reads.
   std::memset(buf_.data() + buf_end_, 0, Source::kPadding);
@@ -306,13 +520,12 @@ void JsonReader::refill(std::size_t keep) {
 bool JsonReader::next_line(std::size_t& begin, std::size_t& end) {
   std::size_t scan = buf_begin_;
   for (;;) {
-    const void* nl =
-        scan < buf_end_ ? std::memchr(buf_.data() + scan, '\n', buf_end_ - scan)
-                        : nullptr;
+    const void* nl = scan < buf_end_
+                         ? std::memchr(win() + scan, '\n', buf_end_ - scan)
+                         : nullptr;
     if (nl != nullptr) {
       begin = buf_begin_;
-      end =
-          static_cast<std::size_t>(static_cast<const char*>(nl) - buf_.data());
+      end = static_cast<std::size_t>(static_cast<const char*>(nl) - win());
       buf_begin_ = end + 1;
       ++line_no_;
       return true;
@@ -468,17 +681,39 @@ bool JsonReader::read_stream(Handler& out) {
 }
 
 bool JsonReader::read_line(Handler& out) {
+  if (!started_) {
+    started_ = true;
+    if (in_.size_hint() > 0) {
+      // A file is mapped and read in order, with nothing copied: its
+      // pages are read in ahead of the lines read and given back behind
+      // them, so memory stays bounded as with a pipe.
+      in_.read_in_order();
+      mapped_ = in_.whole();
+      buf_end_ = mapped_.size();
+      eof_ = true;
+    }
+  }
+  if (!mapped_.empty() && buf_begin_ >= passed_) {
+    in_.passed(buf_begin_);
+    passed_ = buf_begin_ + kPassStep;
+  }
   for (;;) {
+    // The worker's half follows this thread's: nothing past it is read
+    // (and the window does not move) until the worker is done.
+    if (halves_ != nullptr && halves_->active) {
+      if (buf_begin_ == halves_->from) join_half(out);
+    }
+    if (halves_ == nullptr || !halves_->active) start_half(out);
     std::size_t b = 0;
     std::size_t e = 0;
     if (!next_line(b, e)) return false;
-    const std::string_view line(buf_.data() + b, e - b);
+    const std::string_view line(win() + b, e - b);
     if (blank(line)) continue;
     const std::uint64_t base = buf_offset_ + b;
     try {
       std::size_t first = 0;
       while (is_ws(line[first])) ++first;
-      parse_doc(line, first, line.size(), buf_.size() - b, base, out, true);
+      parse_doc(line, first, line.size(), win_capacity() - b, base, out, true);
     } catch (const Error&) {
       error_line_.number = line_no_;
       error_line_.start = base;

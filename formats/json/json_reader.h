@@ -1,8 +1,10 @@
 // The JSON reader: one document, a jq-style stream of whitespace-separated
 // documents, or JSON Lines. Documents are indexed by simdjson and walked by
 // json_simd_impl.h; errors are explained by the scalar parser
-// (json_parser.h). JSON Lines, and streams from a pipe, are read in bounded
-// chunks; other input is mapped whole. Not a writer.
+// (json_parser.h). JSON Lines and streams from a pipe are read in bounded
+// chunks; other input is mapped whole (JSON Lines from a file too, its
+// pages read in ahead of the lines and given back behind them). JSON Lines
+// written as JSON text are read on two threads. Not a writer.
 #pragma once
 
 #include <cstdint>
@@ -67,11 +69,24 @@ class JsonReader final : public Reader {
   /// and kept (SimdChunking::pieces_from; tests).
   std::uint64_t pieces_apart() const { return pieces_apart_; }
 
+  /// Lines mode: the complete lines in the window are read on two threads
+  /// when they hold at least twice this many bytes (and the handler writes
+  /// JSON text). Tests lower it; SIZE_MAX turns it off.
+  void set_line_halves_from(std::size_t bytes) { halves_from_ = bytes; }
+  /// How many halves of the window the second thread read and kept
+  /// (tests).
+  std::uint64_t halves_apart() const { return halves_apart_; }
+
  private:
   struct Impl;
   bool read_whole(Handler& out);
   bool read_line(Handler& out);
   bool next_line(std::size_t& begin, std::size_t& end);
+  // Lines mode on two threads (struct Halves in json_reader.cpp): starts
+  // the worker on the second half of the window's complete lines, and
+  // splices what it wrote in when this thread has read the first.
+  void start_half(Handler& out);
+  void join_half(Handler& out);
   // Stream mode on a pipe: documents are split off a window of the input
   // as they arrive, so memory is bounded by the largest document and a
   // reader that stops early (query --first) stops reading.
@@ -120,8 +135,18 @@ class JsonReader final : public Reader {
     std::size_t size_ = 0;
   };
   // Lines mode: a window of the input [buf_begin_, buf_end_) in buf_,
-  // starting at input offset buf_offset_.
+  // starting at input offset buf_offset_; or, for a file, the whole of it
+  // mapped (mapped_), buf_offset_ 0.
   Window buf_;
+  std::string_view mapped_;
+  std::size_t passed_ = 0;  // when to tell the source of the next step
+  const char* win() const {
+    return mapped_.empty() ? buf_.data() : mapped_.data();
+  }
+  // Bytes readable from win(): the window's padding included.
+  std::size_t win_capacity() const {
+    return mapped_.empty() ? buf_.size() : mapped_.size() + Source::kPadding;
+  }
   std::size_t buf_begin_ = 0;
   std::size_t buf_end_ = 0;
   std::uint64_t buf_offset_ = 0;
@@ -140,6 +165,16 @@ class JsonReader final : public Reader {
     bool found = false;  // the end is at pos (asked again after a refill)
   } scan_;
   Line error_line_;
+  // Lines mode: the second thread's half, if one is read there (after
+  // buf_, which it reads, so that it goes first).
+  struct Halves;
+  std::unique_ptr<Halves> halves_;
+  std::size_t halves_from_;
+  std::uint64_t halves_apart_ = 0;
+  std::size_t halves_share_ = 128;  // the worker's share, of 256 (kShares)
+  // No half starts before this input offset: the last one was dropped,
+  // and this thread reads its lines first.
+  std::uint64_t halves_resume_ = 0;
 };
 
 }  // namespace jbx

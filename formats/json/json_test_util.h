@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/source.h"
+#include "core/test_pipe.h"
 
 namespace jbx::testing {
 
@@ -36,6 +37,18 @@ class TempFile {
 /// reads through the file, not the mapping.
 class TestInput {
  public:
+  enum class From { memory, file, pipe };
+  /// From a pipe: fed in writes of `piece` bytes.
+  TestInput(const std::string& text, From from, std::size_t piece = 4099) {
+    if (from == From::pipe) {
+      pipe_ = std::make_unique<Pipe>(text, piece);
+    } else if (from == From::file) {
+      file_ = std::make_unique<TempFile>(text);
+      source_ = Source::open(file_->path());
+    } else {
+      source_ = Source::from_memory("t", text);
+    }
+  }
   TestInput(const std::string& text, bool from_file) {
     if (from_file) {
       file_ = std::make_unique<TempFile>(text);
@@ -45,9 +58,10 @@ class TestInput {
       source_ = Source::from_memory("t", text);
     }
   }
-  Source& source() { return *source_; }
+  Source& source() { return pipe_ != nullptr ? pipe_->source() : *source_; }
 
  private:
+  std::unique_ptr<Pipe> pipe_;
   std::unique_ptr<TempFile> file_;  // (outlives the source)
   std::unique_ptr<Source> source_;
 };

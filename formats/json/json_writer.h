@@ -112,6 +112,9 @@ class JsonWriter final : public Writer {
   /// Appends `items`: what a writer made from this one (see the
   /// constructor) wrote, whole items of the innermost open container.
   void splice(std::string_view items);
+  /// Appends `docs`: whole documents, each with its end, that a writer made
+  /// with this one's options wrote. Only between documents.
+  void append_documents(std::string_view docs) { out_.write(docs); }
 
   /// After an error in the middle of a document: takes back what was
   /// written of it when the sink still holds it (stdout holds up to a few
