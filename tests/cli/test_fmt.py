@@ -9,6 +9,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import JBX, case, jbx_run, run_all  # noqa: E402
 from measure import SANITIZED  # noqa: E402
+from measure import run as measured  # noqa: E402
 
 DOC = '{"a":[1,2],"b":{"c":"é","d":[]},"e":{}}'
 PRETTY = ('{\n  "a": [\n    1,\n    2\n  ],\n  "b": {\n    "c": "é",\n'
@@ -508,6 +509,70 @@ def stream_first_stops_reading(d):
     assert p.stdout == b"1\n", p.stdout
 
 
+# ---- JSON Lines on two threads -------------------------------------------
+# The lines at hand are cut in two and the second half is read on a second
+# thread: the output, the errors with their lines, and the exit status are
+# those of a run on one CPU, from a file and from a pipe, with and without
+# the writer features; a file's pages are given back behind the lines.
+def lines_two_threads(d):
+    lines = []
+    for i in range(40000):
+        if i % 9973 == 5000:
+            lines.append('{"id":%d,"createdAt":"not a date"}' % i)
+        elif i % 12011 == 7000:
+            lines.append('{"id":%d,"name":}' % i)
+        else:
+            lines.append('{"id":%d,"userName":"u%d","createdAt":'
+                         '"2024-03-10T0%d:30:00-05:00","paidAt":null,'
+                         '"tags":["gr\u00fcn",null,%d.50]}' % (i, i, i % 10, i))
+    path = os.path.join(d, "log.jsonl")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    features = ["--nulls=drop", "--key-case=snake", "--date-fields=$.createdAt",
+                "--date-format=yyyy-MM-dd HH:mm:ss", "--timezone=Asia/Shanghai"]
+    for args in (["fmt"], ["fmt"] + features, ["convert", "-t", "json"]):
+        results = {}
+        for pipe in (False, True):
+            for one_cpu in (False, True):
+                got = os.path.join(d, "got.json")
+                src = ["-f", "jsonl"] if pipe else [path]
+                code, err, _ = measured(args + src, path if pipe else None,
+                                           pipe=pipe, out_path=got,
+                                           one_cpu=one_cpu)
+                with open(got, "rb") as f:
+                    results[pipe, one_cpu] = (code, err, f.read())
+        # (From a pipe, without a .jsonl name, the output is not JSON
+        # Lines: pretty unless -c.)
+        for pipe in (False, True):
+            want = results[pipe, True]
+            got = results[pipe, False]
+            assert want[0] == 2, want[:2]
+            assert want[2].count(b"\n") > 39990, len(want[2])
+            assert got[0] == want[0], (args, pipe, got[0])
+            assert got[1] == want[1], (args, pipe, got[1][:300], want[1][:300])
+            assert got[2] == want[2], (args, pipe, "output differs")
+        assert results[True, False][1] == results[False, False][1].replace(
+            path.encode(), b"<stdin>")
+        # Bad syntax on 3 lines; with the features, a bad date on 4 more.
+        errors = results[False, True][1].decode()
+        assert errors.count("jbx: error:") == (7 if features[0] in args
+                                               else 3), errors
+        assert "log.jsonl:7001:19: expected a value" in errors, errors
+
+
+def lines_file_bounded(d):
+    # 120 MB of JSON Lines from a file: the mapping's pages go back behind
+    # the lines read (peak RSS far below the file's size).
+    path = os.path.join(d, "big.jsonl")
+    with open(path, "wb") as f:
+        f.write(RECORD * 4400000)
+    code, err, rss = measured(["fmt", "-c", path])
+    assert code == 0, err
+    assert rss < (96 if SANITIZED else 48) * 1024, rss
+
+
+scenario("json_lines_two_threads_as_one", lines_two_threads)
+scenario("json_lines_file_in_bounded_memory", lines_file_bounded)
 scenario("stream_from_a_pipe_in_bounded_memory", stream_bounded)
 scenario("stream_error_far_into_a_pipe", stream_error_far_in)
 scenario("stream_document_across_chunks", stream_long_document)

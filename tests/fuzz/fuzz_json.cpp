@@ -20,6 +20,9 @@
 // - on a valid input, --sort-keys (SortKeys, which holds each top-level
 //   object as a tape of its events) sends the events of a value tree whose
 //   members were sorted, stably, by key.
+// - JSON Lines written as JSON text, alone and behind the fused features,
+//   read on two threads (the worker's half appended) give the text and
+//   the errors, with their lines, of one thread;
 // - an error, rendered for a terminal with its source line and caret, is
 //   valid UTF-8 without control characters but the newlines.
 #include <algorithm>
@@ -482,6 +485,57 @@ void check_binary(const std::string& text) {
   }
 }
 
+// `text` as JSON Lines into the JSON writer, behind the fused features with
+// `fused`, with the lines read on two threads from `halves_from` bytes on
+// (JsonReader::set_line_halves_from()): the text, then each error with the
+// line it names, going on after each as `jbx fmt` does.
+std::string lines_text(const std::string& text, bool fused,
+                       std::size_t halves_from) {
+  auto src = jbx::Source::from_memory("fuzz", text);
+  jbx::ReadOptions ro;
+  ro.max_depth = 64;
+  jbx::JsonReader reader(*src, ro, jbx::JsonMode::lines);
+  reader.set_line_halves_from(halves_from);
+  jbx::StringSink sink;
+  jbx::WriteOptions o;
+  o.compact = true;
+  o.lines = true;
+  jbx::JsonWriter writer(sink, o);
+  tf::testing::Features f;
+  f.nulls = jbx::transforms::NullPolicy::drop_all;
+  f.key_case = jbx::transforms::KeyCase::snake;
+  f.date_fields = {"$.createdAt", "$..d"};
+  f.date_format = "yyyy-MM-dd HH:mm:ss";
+  std::string errors;
+  for (int guard = 0; guard < 100000; ++guard) {
+    std::unique_ptr<jbx::Handler> h;
+    if (fused) {
+      h = std::make_unique<tf::FusedFeatures<jbx::JsonWriter>>(
+          writer, tf::testing::options(f));
+    }
+    try {
+      while (reader.read_document(h ? *h : writer)) {
+      }
+      break;
+    } catch (const jbx::Error& e) {
+      errors += std::to_string(reader.error_line().number) + ":" +
+                std::to_string(static_cast<int>(e.code)) + "@" +
+                std::to_string(e.offset.value_or(0)) + " " + e.message + ";";
+      writer.abandon();
+    }
+  }
+  return std::string(sink.data()) + "\n--\n" + errors;
+}
+
+void check_line_halves(const std::string& text) {
+  for (const bool fused : {false, true}) {
+    if (lines_text(text, fused, 1) != lines_text(text, fused, SIZE_MAX)) {
+      fail(fused ? "JSON Lines into the features differ on two threads"
+                 : "JSON Lines differ on two threads");
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
@@ -490,5 +544,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   check(text, jbx::JsonMode::stream);
   check(text, jbx::JsonMode::single);
   check(text, jbx::JsonMode::lines);
+  check_line_halves(text);
   return 0;
 }
