@@ -32,9 +32,6 @@ constexpr std::size_t kHalfMax = std::size_t{1} << 20;
 // kShares parts, changes by this many parts after each half.
 constexpr std::size_t kShares = 256;
 constexpr std::size_t kShareStep = 4;
-// Lines mode on a mapped file: how often the source hears how far the lines
-// read have got.
-constexpr std::size_t kPassStep = std::size_t{1} << 20;
 // How much of a line before a streamed document is kept to show it whole
 // in an error message.
 constexpr std::size_t kLineContext = 4096;
@@ -254,7 +251,7 @@ void JsonReader::start_half(Handler& out) {
   }
   // The complete lines, cut in two at the end of the line in the middle.
   // (At most kHalfMax bytes each: the worker's text waits in memory.)
-  const char* p = win();
+  const char* p = buf_.data();
   const auto* last = static_cast<const char*>(
       memrchr(p + buf_begin_, '\n', std::min(avail, 2 * kHalfMax)));
   if (last == nullptr) return;
@@ -276,7 +273,7 @@ void JsonReader::start_half(Handler& out) {
   }
   Halves& h = *halves_;
   h.text = p;
-  h.capacity = win_capacity();
+  h.capacity = buf_.size();
   h.from = from;
   h.to = end;
   h.base = buf_offset_;
@@ -520,12 +517,13 @@ void JsonReader::refill(std::size_t keep) {
 bool JsonReader::next_line(std::size_t& begin, std::size_t& end) {
   std::size_t scan = buf_begin_;
   for (;;) {
-    const void* nl = scan < buf_end_
-                         ? std::memchr(win() + scan, '\n', buf_end_ - scan)
-                         : nullptr;
+    const void* nl =
+        scan < buf_end_ ? std::memchr(buf_.data() + scan, '\n', buf_end_ - scan)
+                        : nullptr;
     if (nl != nullptr) {
       begin = buf_begin_;
-      end = static_cast<std::size_t>(static_cast<const char*>(nl) - win());
+      end =
+          static_cast<std::size_t>(static_cast<const char*>(nl) - buf_.data());
       buf_begin_ = end + 1;
       ++line_no_;
       return true;
@@ -681,22 +679,6 @@ bool JsonReader::read_stream(Handler& out) {
 }
 
 bool JsonReader::read_line(Handler& out) {
-  if (!started_) {
-    started_ = true;
-    if (in_.size_hint() > 0) {
-      // A file is mapped and read in order, with nothing copied: its
-      // pages are read in ahead of the lines read and given back behind
-      // them, so memory stays bounded as with a pipe.
-      in_.read_in_order();
-      mapped_ = in_.whole();
-      buf_end_ = mapped_.size();
-      eof_ = true;
-    }
-  }
-  if (!mapped_.empty() && buf_begin_ >= passed_) {
-    in_.passed(buf_begin_);
-    passed_ = buf_begin_ + kPassStep;
-  }
   for (;;) {
     // The worker's half follows this thread's: nothing past it is read
     // (and the window does not move) until the worker is done.
@@ -707,13 +689,13 @@ bool JsonReader::read_line(Handler& out) {
     std::size_t b = 0;
     std::size_t e = 0;
     if (!next_line(b, e)) return false;
-    const std::string_view line(win() + b, e - b);
+    const std::string_view line(buf_.data() + b, e - b);
     if (blank(line)) continue;
     const std::uint64_t base = buf_offset_ + b;
     try {
       std::size_t first = 0;
       while (is_ws(line[first])) ++first;
-      parse_doc(line, first, line.size(), win_capacity() - b, base, out, true);
+      parse_doc(line, first, line.size(), buf_.size() - b, base, out, true);
     } catch (const Error&) {
       error_line_.number = line_no_;
       error_line_.start = base;

@@ -1,10 +1,9 @@
 // The JSON reader: one document, a jq-style stream of whitespace-separated
 // documents, or JSON Lines. Documents are indexed by simdjson and walked by
 // json_simd_impl.h; errors are explained by the scalar parser
-// (json_parser.h). JSON Lines and streams from a pipe are read in bounded
-// chunks; other input is mapped whole (JSON Lines from a file too, its
-// pages read in ahead of the lines and given back behind them). JSON Lines
-// written as JSON text are read on two threads. Not a writer.
+// (json_parser.h). JSON Lines, and streams from a pipe, are read in bounded
+// chunks; other input is mapped whole. JSON Lines written as JSON text are
+// read on two threads. Not a writer.
 #pragma once
 
 #include <cstdint>
@@ -135,18 +134,8 @@ class JsonReader final : public Reader {
     std::size_t size_ = 0;
   };
   // Lines mode: a window of the input [buf_begin_, buf_end_) in buf_,
-  // starting at input offset buf_offset_; or, for a file, the whole of it
-  // mapped (mapped_), buf_offset_ 0.
+  // starting at input offset buf_offset_.
   Window buf_;
-  std::string_view mapped_;
-  std::size_t passed_ = 0;  // when to tell the source of the next step
-  const char* win() const {
-    return mapped_.empty() ? buf_.data() : mapped_.data();
-  }
-  // Bytes readable from win(): the window's padding included.
-  std::size_t win_capacity() const {
-    return mapped_.empty() ? buf_.size() : mapped_.size() + Source::kPadding;
-  }
   std::size_t buf_begin_ = 0;
   std::size_t buf_end_ = 0;
   std::uint64_t buf_offset_ = 0;

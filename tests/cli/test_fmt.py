@@ -513,7 +513,7 @@ def stream_first_stops_reading(d):
 # The lines at hand are cut in two and the second half is read on a second
 # thread: the output, the errors with their lines, and the exit status are
 # those of a run on one CPU, from a file and from a pipe, with and without
-# the writer features; a file's pages are given back behind the lines.
+# the writer features; memory stays bounded.
 def lines_two_threads(d):
     lines = []
     for i in range(40000):
@@ -561,8 +561,8 @@ def lines_two_threads(d):
 
 
 def lines_file_bounded(d):
-    # 120 MB of JSON Lines from a file: the mapping's pages go back behind
-    # the lines read (peak RSS far below the file's size).
+    # 120 MB of JSON Lines from a file, read on two threads: peak RSS far
+    # below the file's size.
     path = os.path.join(d, "big.jsonl")
     with open(path, "wb") as f:
         f.write(RECORD * 4400000)
