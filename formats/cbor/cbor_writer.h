@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/byte_buffer.h"
@@ -84,6 +85,10 @@ class CborWriter final : public Writer {
   void top_array_items(std::uint64_t count) override { stream_array(count); }
   bool takes_array_count() const override { return true; }
   void abandon() override { streamed_.abandon(out_); }
+  const WriteOptions& options() const { return opts_; }
+  /// Appends `docs`: whole documents, each ended, that a writer made
+  /// with this one's options wrote. Only between documents.
+  void append_documents(std::string_view docs) { out_.write(docs); }
 
  private:
   // In preferred mode a container's head takes one byte in buf_ at `pos`,

@@ -1,7 +1,7 @@
 // JSON Lines read on two threads (JsonReader::set_line_halves_from()): the
-// text written, the errors met and the lines they name are those of one
-// thread, from memory, a file and a pipe, into the JSON writer alone and
-// behind the fused features.
+// text or bytes written, the errors met and the lines they name are those
+// of one thread, from memory, a file and a pipe, into the JSON, CBOR,
+// MessagePack and JSONB writers alone and behind the fused features.
 #include <boost/test/unit_test.hpp>
 
 #include <optional>
@@ -16,9 +16,13 @@
 #include "core/source.h"
 #include "core/transforms/fused_test_util.h"
 #include "core/worker.h"
+#include "formats/cbor/cbor_writer.h"
+#include "formats/json/json_fused.h"
 #include "formats/json/json_reader.h"
 #include "formats/json/json_test_util.h"
 #include "formats/json/json_writer.h"
+#include "formats/jsonb/jsonb_writer.h"
+#include "formats/msgpack/msgpack_writer.h"
 
 namespace {
 
@@ -42,19 +46,20 @@ struct Read {
   std::uint64_t halves = 0;
 };
 
-// Reads `lines` as JSON Lines into a JSON writer with options `o`, behind
-// the fused features `f` when given, as `jbx fmt` does: an error is noted,
-// the writer takes back the half-written document, the features start
-// afresh, and reading goes on with the next line. `halves_from` as
-// JsonReader::set_line_halves_from().
+// Reads `lines` as JSON Lines into a writer W with options `o`, behind the
+// fused features `f` when given, as `jbx fmt` and `jbx convert` do: an
+// error is noted, the writer takes back the half-written document, the
+// features start afresh, and reading goes on with the next line.
+// `halves_from` as JsonReader::set_line_halves_from().
+template <class W = JsonWriter>
 Read read(const std::string& lines, From from, const WriteOptions& o,
           const std::optional<Features>& f, std::size_t halves_from) {
   TestInput in(lines, from, 777);
   JsonReader reader(in.source(), jbx::ReadOptions(), JsonMode::lines);
   reader.set_line_halves_from(halves_from);
   StringSink sink;
-  JsonWriter w(sink, o);
-  std::optional<FusedFeatures<JsonWriter>> fused;
+  W w(sink, o);
+  std::optional<FusedFeatures<W>> fused;
   Read out;
   for (bool more = true; more;) {
     if (f) fused.emplace(w, jbx::transforms::testing::options(*f));
@@ -196,6 +201,38 @@ BOOST_AUTO_TEST_CASE(an_error_in_the_workers_half_is_met_by_this_thread) {
         }
       }
     }
+  }
+}
+
+// The same for a binary writer W.
+// (MessagePack has no form for the lines' big integer: it goes as a
+// string.)
+template <class W>
+void binary_as_one(const std::string& lines, bool clean) {
+  WriteOptions o;
+  o.lossy = jbx::LossyPolicy::string;
+  for (const From from : {From::memory, From::pipe}) {
+    for (const auto& f : feature_sets()) {
+      const Read one = read<W>(lines, from, o, f, SIZE_MAX);
+      BOOST_TEST_REQUIRE(one.documents > 1000u, one.errors.substr(0, 400));
+      for (const std::size_t from_bytes : {std::size_t{1}, std::size_t{4096}}) {
+        const Read two = read<W>(lines, from, o, f, from_bytes);
+        BOOST_TEST(two.text == one.text);
+        BOOST_TEST(two.errors == one.errors);
+        BOOST_TEST(two.documents == one.documents);
+        if (two_cpus() && clean) BOOST_TEST(two.halves > 0u);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(binary_writers_on_two_threads_write_what_one_writes) {
+  // Clean lines, then one in 200 failing (most halves kept, some dropped).
+  for (const unsigned bad : {0u, 200u}) {
+    const std::string lines = json_lines(11, 2000, bad);
+    binary_as_one<jbx::CborWriter>(lines, bad == 0);
+    binary_as_one<jbx::msgpack::MsgpackWriter>(lines, bad == 0);
+    binary_as_one<jbx::JsonbWriter>(lines, bad == 0);
   }
 }
 

@@ -9,13 +9,17 @@
 #include <typeinfo>
 
 #include "core/error.h"
+#include "core/sink.h"
 #include "core/transforms/nulls.h"
 #include "core/worker.h"
+#include "formats/cbor/cbor_writer.h"
 #include "formats/json/json_fused.h"
 #include "formats/json/json_parser.h"
 #include "formats/json/json_piece_writer.h"
 #include "formats/json/json_simd.h"
 #include "formats/json/json_writer.h"
+#include "formats/jsonb/jsonb_writer.h"
+#include "formats/msgpack/msgpack_writer.h"
 
 namespace jbx {
 
@@ -93,29 +97,147 @@ struct JsonReader::Impl {
   std::optional<SimdChunking> chunking;  // as set for tests
 };
 
-// JSON Lines into the JSON writer, alone or behind the fused features, on
-// two threads: the complete lines in the window are cut in two at a line's
-// end. This thread reads the first half line by line, as on one thread,
-// while the worker reads the second into handlers of its own (PieceWriter);
-// when this thread gets there, the worker's text is appended after its
-// own, and the lines are counted as read. A line the worker cannot read
-// (any error, the features' too) drops its whole half, which this thread
-// then reads as on one thread: the output and the messages are the same.
+// JSON Lines into a writer (JSON, CBOR, MessagePack or JSONB), alone or
+// behind the fused features, on two threads: the complete lines in the
+// window are cut in two at a line's end. This thread reads the first half
+// line by line, as on one thread, while the worker reads the second into
+// handlers of its own (HalfOut); when this thread gets there, the worker's
+// output is appended after its own, and the lines are counted as read. A
+// line the worker cannot read (any error, the features' too) drops its
+// whole half, which this thread then reads as on one thread: the output
+// and the messages are the same.
+
+namespace {
+
+// The worker's handlers for the halves read into one kind of handler.
+class HalfOut {
+ public:
+  virtual ~HalfOut() = default;
+  /// New handlers for a half of about `bytes` bytes of input, which a
+  /// writer may read up to `size` bytes from `readable`.
+  virtual void begin(std::size_t bytes, const char* readable,
+                     std::size_t size) = 0;
+  virtual Handler& handler() = 0;
+  /// Whether `out` is of the kind of handler these were made for.
+  virtual bool fits(Handler& out) const = 0;
+  /// Appends what the half wrote to the output of `out`, which fits().
+  virtual void append_to(Handler& out) const = 0;
+  virtual std::string_view text() const = 0;
+};
+
+// The JSON writer, alone or behind its features (PieceWriter).
+class JsonHalf final : public HalfOut {
+ public:
+  JsonHalf(const JsonWriter& w, const transforms::FusedFeatures<JsonWriter>* f)
+      : out_(w, f), fused_(f != nullptr) {}
+  void begin(std::size_t bytes, const char* readable,
+             std::size_t size) override {
+    out_.begin_documents(bytes, readable, size);
+  }
+  Handler& handler() override { return out_.handler(); }
+  bool fits(Handler& out) const override {
+    return fused_ ? typeid(out) == typeid(transforms::FusedFeatures<JsonWriter>)
+                  : typeid(out) == typeid(JsonWriter);
+  }
+  void append_to(Handler& out) const override {
+    out_.append_documents_to(
+        fused_ ? static_cast<transforms::FusedFeatures<JsonWriter>&>(out).next()
+               : static_cast<JsonWriter&>(out));
+  }
+  std::string_view text() const override { return out_.text(); }
+
+ private:
+  PieceWriter out_;
+  bool fused_;
+};
+
+// A binary writer W, alone or behind its features.
+template <class W>
+class BinaryHalf final : public HalfOut {
+ public:
+  BinaryHalf(const W& w, const transforms::FusedFeatures<W>* f)
+      : write_(w.options()) {
+    if (f != nullptr) fused_options_ = f->options();
+  }
+  void begin(std::size_t bytes, const char* /*readable*/,
+             std::size_t /*size*/) override {
+    // Made on the worker, from its heap, as PieceWriter's.
+    if (sink_ == nullptr) sink_ = std::make_unique<StringSink>();
+    sink_->clear();
+    sink_->reserve(bytes);
+    fused_.reset();
+    writer_ = std::make_unique<W>(*sink_, write_);
+    if (fused_options_) {
+      fused_ = std::make_unique<transforms::FusedFeatures<W>>(*writer_,
+                                                              *fused_options_);
+    }
+  }
+  Handler& handler() override {
+    if (fused_ != nullptr) return *fused_;
+    return *writer_;
+  }
+  bool fits(Handler& out) const override {
+    return fused_options_ ? typeid(out) == typeid(transforms::FusedFeatures<W>)
+                          : typeid(out) == typeid(W);
+  }
+  void append_to(Handler& out) const override {
+    W& w = fused_options_
+               ? static_cast<transforms::FusedFeatures<W>&>(out).next()
+               : static_cast<W&>(out);
+    w.append_documents(text());
+  }
+  std::string_view text() const override { return sink_->data(); }
+
+ private:
+  WriteOptions write_;
+  std::optional<transforms::FusedOptions> fused_options_;
+  std::unique_ptr<StringSink> sink_;
+  std::unique_ptr<W> writer_;
+  std::unique_ptr<transforms::FusedFeatures<W>> fused_;
+};
+
+template <class W>
+std::unique_ptr<HalfOut> binary_half(Handler& out) {
+  if (typeid(out) == typeid(W)) {
+    return std::make_unique<BinaryHalf<W>>(static_cast<W&>(out), nullptr);
+  }
+  if (typeid(out) == typeid(transforms::FusedFeatures<W>)) {
+    auto& f = static_cast<transforms::FusedFeatures<W>&>(out);
+    return std::make_unique<BinaryHalf<W>>(f.next(), &f);
+  }
+  return nullptr;
+}
+
+// Handlers for the halves read into `out`; null when `out` is none of the
+// writers, alone or behind the fused features.
+std::unique_ptr<HalfOut> half_out(Handler& out) {
+  if (typeid(out) == typeid(JsonWriter)) {
+    return std::make_unique<JsonHalf>(static_cast<JsonWriter&>(out), nullptr);
+  }
+  if (typeid(out) == typeid(transforms::FusedFeatures<JsonWriter>)) {
+    auto& f = static_cast<transforms::FusedFeatures<JsonWriter>&>(out);
+    return std::make_unique<JsonHalf>(f.next(), &f);
+  }
+  for (auto* make :
+       {&binary_half<CborWriter>, &binary_half<msgpack::MsgpackWriter>,
+        &binary_half<JsonbWriter>}) {
+    if (auto h = make(out)) return h;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 struct JsonReader::Halves {
-  // The handler the worker's half is for: the JSON writer alone, or behind
-  // the fused features (its kind is checked again before the text goes
-  // in).
-  Halves(const JsonWriter& w, const transforms::FusedFeatures<JsonWriter>* f,
-         std::uint32_t depth_limit, std::size_t simd_bytes)
-      : out(w, f),
-        fused(f != nullptr),
+  Halves(std::unique_ptr<HalfOut> o, std::uint32_t depth_limit,
+         std::size_t simd_bytes)
+      : out(std::move(o)),
         engine(make_simd_engine(depth_limit)),
         max_depth(depth_limit),
         simd_limit(simd_bytes) {}
   ~Halves() { worker.wait(); }  // before the rest goes
 
-  PieceWriter out;
-  bool fused;
+  std::unique_ptr<HalfOut> out;
   std::unique_ptr<SimdEngine> engine;
   std::uint32_t max_depth;
   std::size_t simd_limit;
@@ -146,8 +268,8 @@ struct JsonReader::Halves {
       ~Done() { done.store(true, std::memory_order_release); }
     } done{h.done};
     try {
-      h.out.begin_documents(h.to - h.from, h.text, h.capacity);
-      Handler& handler = h.out.handler();
+      h.out->begin(h.to - h.from, h.text, h.capacity);
+      Handler& handler = h.out->handler();
       for (std::size_t b = h.from; b < h.to;) {
         const auto* nl =
             static_cast<const char*>(std::memchr(h.text + b, '\n', h.to - b));
@@ -220,37 +342,27 @@ JsonReader::JsonReader(Source& in, const ReadOptions& o, JsonMode mode)
 
 JsonReader::~JsonReader() = default;
 
-namespace {
-
-// The JSON writer that `out` writes with, itself or behind the fused
-// features; null for any other handler.
-JsonWriter* text_writer(Handler& out,
-                        transforms::FusedFeatures<JsonWriter>*& fused) {
-  fused = nullptr;
-  if (typeid(out) == typeid(JsonWriter)) return static_cast<JsonWriter*>(&out);
-  if (typeid(out) == typeid(transforms::FusedFeatures<JsonWriter>)) {
-    fused = static_cast<transforms::FusedFeatures<JsonWriter>*>(&out);
-    return &fused->next();
-  }
-  return nullptr;
-}
-
-}  // namespace
-
 void JsonReader::start_half(Handler& out) {
   if (halves_from_ == SIZE_MAX || impl_->engine == nullptr) return;
   if (buf_offset_ + buf_begin_ < halves_resume_) return;
   const std::size_t avail = buf_end_ - buf_begin_;
   if (avail < 2 * halves_from_ || avail < 2) return;
-  transforms::FusedFeatures<JsonWriter>* fused = nullptr;
-  const JsonWriter* writer = text_writer(out, fused);
-  if (writer == nullptr) return;
-  if (!Worker::useful()) {
-    halves_from_ = SIZE_MAX;
-    return;
+  if (halves_ == nullptr || !halves_->out->fits(out)) {
+    std::unique_ptr<HalfOut> o = half_out(out);
+    if (o == nullptr) return;
+    if (!Worker::useful()) {
+      halves_from_ = SIZE_MAX;
+      return;
+    }
+    halves_.reset();
+    halves_ =
+        std::make_unique<Halves>(std::move(o), opt_.max_depth, simd_limit_);
+    if (impl_->chunking && halves_->engine != nullptr) {
+      halves_->engine->set_chunking(*impl_->chunking);
+    }
   }
   // The complete lines, cut in two at the end of the line in the middle.
-  // (At most kHalfMax bytes each: the worker's text waits in memory.)
+  // (At most kHalfMax bytes each: the worker's output waits in memory.)
   const char* p = buf_.data();
   const auto* last = static_cast<const char*>(
       memrchr(p + buf_begin_, '\n', std::min(avail, 2 * kHalfMax)));
@@ -263,14 +375,6 @@ void JsonReader::start_half(Handler& out) {
       static_cast<const char*>(std::memchr(p + mid, '\n', end - mid));
   const auto from = static_cast<std::size_t>(cut - p) + 1;
   if (from >= end) return;  // one long line: nothing is left for a half
-  if (halves_ == nullptr || halves_->fused != (fused != nullptr)) {
-    halves_.reset();
-    halves_ =
-        std::make_unique<Halves>(*writer, fused, opt_.max_depth, simd_limit_);
-    if (impl_->chunking && halves_->engine != nullptr) {
-      halves_->engine->set_chunking(*impl_->chunking);
-    }
-  }
   Halves& h = *halves_;
   h.text = p;
   h.capacity = buf_.size();
@@ -285,7 +389,7 @@ void JsonReader::start_half(Handler& out) {
 void JsonReader::join_half(Handler& out) {
   Halves& h = *halves_;
   // This thread reads its lines in more steps (one call each) and appends
-  // the worker's text: the cut moves until neither waits for the other
+  // the worker's output: the cut moves until neither waits for the other
   // much.
   if (h.done.load(std::memory_order_acquire)) {
     halves_share_ = std::min(halves_share_ + kShareStep, kShares - kShareStep);
@@ -294,16 +398,14 @@ void JsonReader::join_half(Handler& out) {
   }
   h.worker.wait();
   h.active = false;
-  transforms::FusedFeatures<JsonWriter>* fused = nullptr;
-  JsonWriter* writer = text_writer(out, fused);
-  if (!h.ok || writer == nullptr || (fused != nullptr) != h.fused) {
+  if (!h.ok || !h.out->fits(out)) {
     // This thread reads the half's lines, and the worker none of them.
     halves_resume_ = buf_offset_ + h.to;
     return;
   }
-  const std::string_view text = h.out.text();
-  h.out.append_documents_to(*writer);
-  // The worker writes its next half over this text.
+  h.out->append_to(out);
+  // The worker writes its next half over this output.
+  const std::string_view text = h.out->text();
   Worker::evict(text.data(), text.size());
   buf_begin_ = h.to;
   line_no_ += h.lines;

@@ -98,6 +98,10 @@ class JsonbWriter final : public Writer {
   void top_array_items(std::uint64_t count) override { stream_array(count); }
   bool takes_array_count() const override { return true; }
   void abandon() override { streamed_.abandon(out_); }
+  const WriteOptions& options() const { return opt_; }
+  /// Appends `docs`: whole documents, each ended, that a writer made
+  /// with this one's options wrote. Only between documents.
+  void append_documents(std::string_view docs) { out_.write(docs); }
 
  private:
   // An array's header takes one byte in buf_, set when the array ends with

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/byte_buffer.h"
@@ -91,6 +92,10 @@ class MsgpackWriter final : public Writer {
   void top_array_items(std::uint64_t count) override { stream_array(count); }
   bool takes_array_count() const override { return true; }
   void abandon() override { streamed_.abandon(out_); }
+  const WriteOptions& options() const { return options_; }
+  /// Appends `docs`: whole documents, each ended, that a writer made
+  /// with this one's options wrote. Only between documents.
+  void append_documents(std::string_view docs) { out_.write(docs); }
 
  private:
   // Containers are written with their element counts up front, which only
