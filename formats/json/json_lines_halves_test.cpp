@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -233,6 +234,43 @@ BOOST_AUTO_TEST_CASE(binary_writers_on_two_threads_write_what_one_writes) {
     binary_as_one<jbx::CborWriter>(lines, bad == 0);
     binary_as_one<jbx::msgpack::MsgpackWriter>(lines, bad == 0);
     binary_as_one<jbx::JsonbWriter>(lines, bad == 0);
+  }
+}
+
+// The errors of `lines` checked as `jbx validate` checks them (into a
+// NullHandler), each with its line, and the halves kept.
+std::pair<std::string, std::uint64_t> check(const std::string& lines, From from,
+                                            std::size_t halves_from) {
+  TestInput in(lines, from, 777);
+  JsonReader reader(in.source(), jbx::ReadOptions(), JsonMode::lines);
+  reader.set_line_halves_from(halves_from);
+  jbx::NullHandler null;
+  std::string errors;
+  for (bool more = true; more;) {
+    try {
+      while (reader.read_document(null)) {
+      }
+      more = false;
+    } catch (const jbx::Error& e) {
+      errors +=
+          fmt::format("line {}: {}\n", reader.error_line().number, e.message);
+    }
+  }
+  return {errors, reader.halves_apart()};
+}
+
+BOOST_AUTO_TEST_CASE(a_syntax_check_on_two_threads_meets_every_error) {
+  for (const unsigned bad : {0u, 300u}) {
+    const std::string lines = json_lines(5, 4000, bad);
+    for (const From from : {From::memory, From::file, From::pipe}) {
+      const auto one = check(lines, from, SIZE_MAX);
+      BOOST_TEST(one.first.empty() == (bad == 0));
+      for (const std::size_t from_bytes : {std::size_t{1}, std::size_t{4096}}) {
+        const auto two = check(lines, from, from_bytes);
+        BOOST_TEST(two.first == one.first);
+        if (two_cpus() && bad == 0) BOOST_TEST(two.second > 0u);
+      }
+    }
   }
 }
 

@@ -98,12 +98,12 @@ struct JsonReader::Impl {
 };
 
 // JSON Lines into a writer (JSON, CBOR, MessagePack or JSONB), alone or
-// behind the fused features, on two threads: the complete lines in the
-// window are cut in two at a line's end. This thread reads the first half
-// line by line, as on one thread, while the worker reads the second into
-// handlers of its own (HalfOut); when this thread gets there, the worker's
-// output is appended after its own, and the lines are counted as read. A
-// line the worker cannot read (any error, the features' too) drops its
+// behind the fused features, or only checked (NullHandler), on two threads: the
+// complete lines in the window are cut in two at a line's end. This thread
+// reads the first half line by line, as on one thread, while the worker reads
+// the second into handlers of its own (HalfOut); when this thread gets there,
+// the worker's output is appended after its own, and the lines are counted as
+// read. A line the worker cannot read (any error, the features' too) drops its
 // whole half, which this thread then reads as on one thread: the output
 // and the messages are the same.
 
@@ -196,6 +196,22 @@ class BinaryHalf final : public HalfOut {
   std::unique_ptr<transforms::FusedFeatures<W>> fused_;
 };
 
+// No output: a syntax check (jbx validate).
+class NullHalf final : public HalfOut {
+ public:
+  void begin(std::size_t /*bytes*/, const char* /*readable*/,
+             std::size_t /*size*/) override {}
+  Handler& handler() override { return null_; }
+  bool fits(Handler& out) const override {
+    return typeid(out) == typeid(NullHandler);
+  }
+  void append_to(Handler& /*out*/) const override {}
+  std::string_view text() const override { return {}; }
+
+ private:
+  NullHandler null_;
+};
+
 template <class W>
 std::unique_ptr<HalfOut> binary_half(Handler& out) {
   if (typeid(out) == typeid(W)) {
@@ -218,6 +234,7 @@ std::unique_ptr<HalfOut> half_out(Handler& out) {
     auto& f = static_cast<transforms::FusedFeatures<JsonWriter>&>(out);
     return std::make_unique<JsonHalf>(f.next(), &f);
   }
+  if (typeid(out) == typeid(NullHandler)) return std::make_unique<NullHalf>();
   for (auto* make :
        {&binary_half<CborWriter>, &binary_half<msgpack::MsgpackWriter>,
         &binary_half<JsonbWriter>}) {

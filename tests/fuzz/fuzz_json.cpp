@@ -20,9 +20,9 @@
 // - on a valid input, --sort-keys (SortKeys, which holds each top-level
 //   object as a tape of its events) sends the events of a value tree whose
 //   members were sorted, stably, by key.
-// - JSON Lines written as JSON text, alone and behind the fused features,
-//   read on two threads (the worker's half appended) give the text and
-//   the errors, with their lines, of one thread;
+// - JSON Lines written as JSON text or CBOR, alone and behind the fused
+//   features, read on two threads (the worker's half appended) give the
+//   output and the errors, with their lines, of one thread;
 // - an error, rendered for a terminal with its source line and caret, is
 //   valid UTF-8 without control characters but the newlines.
 #include <algorithm>
@@ -485,10 +485,11 @@ void check_binary(const std::string& text) {
   }
 }
 
-// `text` as JSON Lines into the JSON writer, behind the fused features with
+// `text` as JSON Lines into a writer W, behind the fused features with
 // `fused`, with the lines read on two threads from `halves_from` bytes on
-// (JsonReader::set_line_halves_from()): the text, then each error with the
-// line it names, going on after each as `jbx fmt` does.
+// (JsonReader::set_line_halves_from()): the output, then each error with
+// the line it names, going on after each as `jbx fmt` does.
+template <class W>
 std::string lines_text(const std::string& text, bool fused,
                        std::size_t halves_from) {
   auto src = jbx::Source::from_memory("fuzz", text);
@@ -500,7 +501,7 @@ std::string lines_text(const std::string& text, bool fused,
   jbx::WriteOptions o;
   o.compact = true;
   o.lines = true;
-  jbx::JsonWriter writer(sink, o);
+  W writer(sink, o);
   tf::testing::Features f;
   f.nulls = jbx::transforms::NullPolicy::drop_all;
   f.key_case = jbx::transforms::KeyCase::snake;
@@ -510,8 +511,8 @@ std::string lines_text(const std::string& text, bool fused,
   for (int guard = 0; guard < 100000; ++guard) {
     std::unique_ptr<jbx::Handler> h;
     if (fused) {
-      h = std::make_unique<tf::FusedFeatures<jbx::JsonWriter>>(
-          writer, tf::testing::options(f));
+      h = std::make_unique<tf::FusedFeatures<W>>(writer,
+                                                 tf::testing::options(f));
     }
     try {
       while (reader.read_document(h ? *h : writer)) {
@@ -527,11 +528,11 @@ std::string lines_text(const std::string& text, bool fused,
   return std::string(sink.data()) + "\n--\n" + errors;
 }
 
-void check_line_halves(const std::string& text) {
+template <class W>
+void check_line_halves(const std::string& text, const char* what) {
   for (const bool fused : {false, true}) {
-    if (lines_text(text, fused, 1) != lines_text(text, fused, SIZE_MAX)) {
-      fail(fused ? "JSON Lines into the features differ on two threads"
-                 : "JSON Lines differ on two threads");
+    if (lines_text<W>(text, fused, 1) != lines_text<W>(text, fused, SIZE_MAX)) {
+      fail(what);
     }
   }
 }
@@ -544,6 +545,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   check(text, jbx::JsonMode::stream);
   check(text, jbx::JsonMode::single);
   check(text, jbx::JsonMode::lines);
-  check_line_halves(text);
+  check_line_halves<jbx::JsonWriter>(text, "JSON Lines differ on two threads");
+  check_line_halves<jbx::CborWriter>(
+      text, "JSON Lines to CBOR differ on two threads");
   return 0;
 }
