@@ -274,6 +274,22 @@ BOOST_AUTO_TEST_CASE(a_syntax_check_on_two_threads_meets_every_error) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(the_worker_keeps_crlf_indented_and_scalar_lines) {
+  // Lines that are not errors never send the worker's part back: 3 MB of
+  // them, read 1 MiB at a time, make several parts, all of them kept.
+  std::string lines;
+  for (int i = 0; lines.size() < (3u << 20); ++i) {
+    lines += "  {\"id\":" + std::to_string(i) + "} \r\n\t[1]\r\n\"s\"\n7\n\n";
+  }
+  const Read one =
+      read(lines, From::memory, writer_options()[0], std::nullopt, SIZE_MAX);
+  const Read two =
+      read(lines, From::memory, writer_options()[0], std::nullopt, 1);
+  BOOST_TEST(two.text == one.text);
+  BOOST_TEST(one.errors.empty());
+  if (two_cpus()) BOOST_TEST(two.halves >= 3u);
+}
+
 BOOST_AUTO_TEST_CASE(errors_name_the_line_after_halves_kept) {
   // Clean halves first (two of at most 1 MiB each at a time), then an
   // error: its line number counts the lines the worker read.
