@@ -255,7 +255,7 @@ struct JsonReader::Halves {
   ~Halves() { worker.wait(); }  // before the rest goes
 
   std::unique_ptr<HalfOut> out;
-  std::unique_ptr<SimdEngine> engine;
+  std::unique_ptr<SimdEngine> engine;  // made only where the reader has one
   std::uint32_t max_depth;
   std::size_t simd_limit;
   // The half: the lines in text[from, to) (`to` just past a newline),
@@ -313,7 +313,7 @@ struct JsonReader::Halves {
     while (is_ws(line[first])) ++first;
     const char c = line[first];
     const std::size_t len = line.size() - first;
-    if ((c == '{' || c == '[') && engine != nullptr && len <= simd_limit) {
+    if ((c == '{' || c == '[') && len <= simd_limit) {
       const SimdResult r = engine->parse(line.data() + first, len,
                                          capacity - b - first, h, nullptr);
       return r.ok && !r.refused && !r.stopped && r.consumed == len;
@@ -374,7 +374,7 @@ void JsonReader::start_half(Handler& out) {
     halves_.reset();
     halves_ =
         std::make_unique<Halves>(std::move(o), opt_.max_depth, simd_limit_);
-    if (impl_->chunking && halves_->engine != nullptr) {
+    if (impl_->chunking) {
       halves_->engine->set_chunking(*impl_->chunking);
     }
   }

@@ -49,14 +49,9 @@ class TestInput {
       source_ = Source::from_memory("t", text);
     }
   }
-  TestInput(const std::string& text, bool from_file) {
-    if (from_file) {
-      file_ = std::make_unique<TempFile>(text);
-      source_ = Source::open(file_->path());
-      source_->read_in_order();
-    } else {
-      source_ = Source::from_memory("t", text);
-    }
+  TestInput(const std::string& text, bool from_file)
+      : TestInput(text, from_file ? From::file : From::memory) {
+    if (from_file) source_->read_in_order();
   }
   Source& source() { return pipe_ != nullptr ? pipe_->source() : *source_; }
 
